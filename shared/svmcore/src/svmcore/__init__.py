@@ -1,0 +1,26 @@
+"""Shared core of the SVM-family monorepo.
+
+Subpackages
+-----------
+kernels
+    Linear, RBF and polynomial kernels: Gram blocks, rows, diagonals and
+    kernel-space distances, Numba-parallel and blocked.
+linalg
+    CGLS for weighted regularized least squares, exact line search for
+    piecewise-quadratic objectives, k-th element selection.
+solvers
+    Weighted SVM through libsvm/liblinear and LP/QP through HiGHS, with one place
+    that turns solver failures into clear exceptions.
+clustering
+    The papers' cheap initial clusterings and cluster bookkeeping.
+datasets
+    The papers' synthetic generators and svmlight/libsvm file I/O.
+validation
+    The one boundary to scikit-learn's validation utilities.
+"""
+
+from ._threads import effective_n_threads, numba_threads
+
+__version__ = "0.1.0.dev0"
+
+__all__ = ["__version__", "effective_n_threads", "numba_threads"]

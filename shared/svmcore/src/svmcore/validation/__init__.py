@@ -1,0 +1,33 @@
+"""Input validation: the scikit-learn boundary, argument checks, semi-supervised labels."""
+
+from ._checks import check_float_array, check_indices, check_positive_int, check_real
+from ._semi import UNLABELED, split_semi_supervised
+from ._sklearn import (
+    Hidden,
+    Interval,
+    Options,
+    StrOptions,
+    check_classification_targets,
+    check_is_fitted,
+    check_sample_weight,
+    fit_context,
+    validate_data,
+)
+
+__all__ = [
+    "Hidden",
+    "Interval",
+    "Options",
+    "StrOptions",
+    "UNLABELED",
+    "check_classification_targets",
+    "check_float_array",
+    "check_indices",
+    "check_is_fitted",
+    "check_positive_int",
+    "check_real",
+    "check_sample_weight",
+    "fit_context",
+    "split_semi_supervised",
+    "validate_data",
+]

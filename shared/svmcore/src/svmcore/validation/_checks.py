@@ -1,0 +1,110 @@
+"""Small argument checks for svmcore's public functions (clear messages naming the argument)."""
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = [
+    "check_float_array",
+    "check_indices",
+    "check_positive_int",
+    "check_real",
+]
+
+
+def check_real(value, name, *, low=None, high=None, low_closed=True, high_closed=True):
+    """Return ``value`` as a float after checking its type, finiteness and range.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number.
+    ValueError
+        If it is not finite or falls outside the interval.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}.")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value}.")
+    if low is not None and (value < low or (not low_closed and value == low)):
+        op = ">=" if low_closed else ">"
+        raise ValueError(f"{name} must be {op} {low}, got {value}.")
+    if high is not None and (value > high or (not high_closed and value == high)):
+        op = "<=" if high_closed else "<"
+        raise ValueError(f"{name} must be {op} {high}, got {value}.")
+    return value
+
+
+def check_positive_int(value, name, *, minimum=1):
+    """Return ``value`` as an int after checking it is an integer ``>= minimum``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}.")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}.")
+    return int(value)
+
+
+def check_float_array(X, name, *, ndim=2, accept_sparse=False, dtype=None, allow_empty=False):
+    """Validate a float array (or CSR matrix) without upcasting float32.
+
+    Parameters
+    ----------
+    X : array-like or sparse matrix
+        Input to check.
+    name : str
+        Argument name used in error messages.
+    ndim : int, default=2
+        Required number of dimensions.
+    accept_sparse : bool, default=False
+        Whether a scipy sparse matrix is accepted (converted to CSR).
+    dtype : dtype, default=None
+        Required dtype; by default float32 stays float32 and anything else
+        becomes float64.
+    allow_empty : bool, default=False
+        Whether zero rows are accepted.
+
+    Returns
+    -------
+    X : ndarray (C-contiguous) or csr_matrix
+    """
+    if sp.issparse(X):
+        if not accept_sparse:
+            raise TypeError(f"{name} must be a dense array; sparse input is not supported here.")
+        if ndim != 2:
+            raise ValueError(f"{name} must be {ndim}-dimensional, got a sparse matrix.")
+        X = sp.csr_matrix(X)
+        target = dtype or (X.dtype if X.dtype in (np.float32, np.float64) else np.float64)
+        X = X.astype(target, copy=False)
+        data = X.data
+    else:
+        try:
+            X = np.asarray(X)
+        except Exception as exc:  # ragged lists and the like
+            raise TypeError(f"{name} could not be converted to an array: {exc}") from exc
+        if X.dtype.kind not in "biuf":
+            raise TypeError(f"{name} must hold real numbers, got dtype {X.dtype}.")
+        if X.ndim != ndim:
+            raise ValueError(f"{name} must be {ndim}-dimensional, got shape {X.shape}.")
+        target = dtype or (X.dtype if X.dtype in (np.float32, np.float64) else np.float64)
+        X = np.ascontiguousarray(X, dtype=target)
+        data = X
+    if not allow_empty and X.shape[0] == 0:
+        raise ValueError(f"{name} is empty: it needs at least one row.")
+    if not np.isfinite(data).all():
+        raise ValueError(f"{name} contains NaN or infinity.")
+    return X
+
+
+def check_indices(idx, name, n):
+    """Validate an integer index array into ``range(n)``; return it as intp."""
+    idx = np.asarray(idx)
+    if idx.ndim != 1:
+        raise ValueError(f"{name} must be a 1-d index array, got shape {idx.shape}.")
+    if idx.size and idx.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integers, got dtype {idx.dtype}.")
+    idx = idx.astype(np.intp, copy=False)
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        raise ValueError(f"{name} holds indices outside [0, {n}).")
+    return idx

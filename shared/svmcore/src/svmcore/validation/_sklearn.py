@@ -1,0 +1,50 @@
+"""The one boundary to scikit-learn's validation utilities.
+
+Packages import these names from :mod:`svmcore.validation`, never from
+scikit-learn's private modules, so a scikit-learn API change is absorbed here.
+"""
+
+import numpy as np
+from sklearn.base import _fit_context as fit_context
+from sklearn.utils._param_validation import Hidden, Interval, Options, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+__all__ = [
+    "Hidden",
+    "Interval",
+    "Options",
+    "StrOptions",
+    "check_classification_targets",
+    "check_is_fitted",
+    "check_sample_weight",
+    "fit_context",
+    "validate_data",
+]
+
+
+def check_sample_weight(sample_weight, X, *, dtype=None, allow_zero=True):
+    """Validate ``sample_weight`` against ``X``: finite, non-negative, one per row.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (n_samples,), float or None
+        ``None`` gives unit weights; a scalar is broadcast.
+    X : array-like or sparse matrix of shape (n_samples, n_features)
+        The data the weights belong to.
+    dtype : dtype, default=None
+        Output dtype; defaults to ``X.dtype`` when floating, else float64.
+    allow_zero : bool, default=True
+        Whether zero weights are accepted (they are dropped by the solvers).
+
+    Returns
+    -------
+    sample_weight : ndarray of shape (n_samples,)
+    """
+    if dtype is None:
+        x_dtype = getattr(X, "dtype", None)
+        dtype = x_dtype if x_dtype in (np.float32, np.float64) else np.float64
+    sw = _check_sample_weight(sample_weight, X, dtype=dtype, ensure_non_negative=True)
+    if not allow_zero and sw.size and not (sw > 0).any():
+        raise ValueError("sample_weight has no positive entry: nothing to fit.")
+    return sw
