@@ -35,7 +35,8 @@ def check_sample_weight(sample_weight, X, *, dtype=None, allow_zero=True):
     dtype : dtype, default=None
         Output dtype; defaults to ``X.dtype`` when floating, else float64.
     allow_zero : bool, default=True
-        Whether zero weights are accepted (they are dropped by the solvers).
+        Whether individual zero weights are accepted (solvers drop those samples).
+        All-zero weights are always rejected.
 
     Returns
     -------
@@ -45,6 +46,6 @@ def check_sample_weight(sample_weight, X, *, dtype=None, allow_zero=True):
         x_dtype = getattr(X, "dtype", None)
         dtype = x_dtype if x_dtype in (np.float32, np.float64) else np.float64
     sw = _check_sample_weight(sample_weight, X, dtype=dtype, ensure_non_negative=True)
-    if not allow_zero and sw.size and not (sw > 0).any():
-        raise ValueError("sample_weight has no positive entry: nothing to fit.")
+    if not allow_zero and (sw == 0).any():
+        raise ValueError("sample_weight must be strictly positive here; got zero entries.")
     return sw

@@ -1,0 +1,147 @@
+"""Tests of svmcore.validation: argument checks, sample weights and the y == -1 convention."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from svmcore.validation import (
+    check_float_array,
+    check_indices,
+    check_positive_int,
+    check_real,
+    check_sample_weight,
+    split_semi_supervised,
+)
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e6, max_value=1e6))
+@settings(max_examples=50, deadline=None)
+def test_check_real_interval(value):
+    if value > 0:
+        assert check_real(value, "C", low=0, low_closed=False) == value
+    else:
+        with pytest.raises(ValueError, match="C must be > 0"):
+            check_real(value, "C", low=0, low_closed=False)
+
+
+@pytest.mark.parametrize("bad", ["1", None, True, [1.0]])
+def test_check_real_type(bad):
+    with pytest.raises(TypeError, match="gamma must be a real number"):
+        check_real(bad, "gamma")
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_check_real_finite(bad):
+    with pytest.raises(ValueError, match="tol must be finite"):
+        check_real(bad, "tol")
+
+
+def test_check_real_upper_bound():
+    assert check_real(1.0, "r0", low=0, high=1, low_closed=False) == 1.0
+    with pytest.raises(ValueError, match="r0 must be < 1"):
+        check_real(1.0, "r0", high=1, high_closed=False)
+
+
+def test_check_positive_int():
+    assert check_positive_int(np.int64(3), "k") == 3
+    with pytest.raises(ValueError, match="k must be >= 2"):
+        check_positive_int(1, "k", minimum=2)
+    with pytest.raises(TypeError, match="k must be an int"):
+        check_positive_int(2.0, "k")
+    with pytest.raises(TypeError, match="k must be an int"):
+        check_positive_int(True, "k")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_check_float_array_keeps_float_dtypes(dtype):
+    X = np.arange(6, dtype=dtype).reshape(3, 2)
+    out = check_float_array(X, "X")
+    assert out.dtype == dtype
+    assert out.flags.c_contiguous
+
+
+def test_check_float_array_converts_ints_and_fortran():
+    X = np.asfortranarray(np.arange(6).reshape(3, 2))
+    out = check_float_array(X, "X")
+    assert out.dtype == np.float64 and out.flags.c_contiguous
+    np.testing.assert_array_equal(out, X)
+
+
+def test_check_float_array_errors():
+    with pytest.raises(ValueError, match="X contains NaN"):
+        check_float_array(np.array([[1.0, np.nan]]), "X")
+    with pytest.raises(ValueError, match="X must be 2-dimensional"):
+        check_float_array(np.ones(3), "X")
+    with pytest.raises(ValueError, match="X is empty"):
+        check_float_array(np.ones((0, 3)), "X")
+    with pytest.raises(TypeError, match="X must hold real numbers"):
+        check_float_array(np.array([["a", "b"]]), "X")
+    with pytest.raises(TypeError, match="X must be a dense array"):
+        check_float_array(sp.eye(3, format="csr"), "X")
+
+
+def test_check_float_array_sparse():
+    X = sp.random(5, 4, density=0.5, format="coo", random_state=0, dtype=np.float32)
+    out = check_float_array(X, "X", accept_sparse=True)
+    assert sp.issparse(out) and out.format == "csr" and out.dtype == np.float32
+    X = X.tocsr()
+    X.data[0] = np.inf
+    with pytest.raises(ValueError, match="X contains NaN or infinity"):
+        check_float_array(X, "X", accept_sparse=True)
+
+
+def test_check_indices():
+    np.testing.assert_array_equal(check_indices([0, 2], "rows", 3), [0, 2])
+    with pytest.raises(ValueError, match=r"rows holds indices outside \[0, 3\)"):
+        check_indices([0, 3], "rows", 3)
+    with pytest.raises(ValueError, match=r"rows holds indices outside"):
+        check_indices([-1], "rows", 3)
+    with pytest.raises(TypeError, match="rows must hold integers"):
+        check_indices([0.5], "rows", 3)
+    with pytest.raises(ValueError, match="rows must be a 1-d index array"):
+        check_indices([[0]], "rows", 3)
+
+
+def test_check_sample_weight():
+    X = np.ones((3, 2), dtype=np.float32)
+    sw = check_sample_weight(None, X)
+    assert sw.dtype == np.float32
+    np.testing.assert_array_equal(sw, 1.0)
+    with pytest.raises(ValueError, match="[Nn]egative"):
+        check_sample_weight([1.0, -1.0, 1.0], X)
+    with pytest.raises(ValueError, match="non-zero"):
+        check_sample_weight([0.0, 0.0, 0.0], X)
+    np.testing.assert_array_equal(check_sample_weight([0.0, 1.0, 2.0], X), [0, 1, 2])
+    with pytest.raises(ValueError, match="strictly positive"):
+        check_sample_weight([0.0, 1.0, 2.0], X, allow_zero=False)
+
+
+@given(
+    st.lists(st.sampled_from([-1, 3, 7]), min_size=1, max_size=30),
+)
+@settings(max_examples=60, deadline=None)
+def test_split_semi_supervised_property(labels):
+    y = np.array(labels)
+    has_both = {3, 7} <= set(labels)
+    has_unlabeled = -1 in labels
+    if not has_both:
+        with pytest.raises(ValueError, match="exactly two classes"):
+            split_semi_supervised(y)
+        return
+    if not has_unlabeled:
+        with pytest.raises(ValueError, match="no unlabeled sample"):
+            split_semi_supervised(y)
+        classes, ys, unl = split_semi_supervised(y, require_unlabeled=False)
+        assert not unl.any()
+        return
+    classes, ys, unl = split_semi_supervised(y)
+    assert classes.tolist() == [3, 7]
+    np.testing.assert_array_equal(unl, y == -1)
+    np.testing.assert_array_equal(ys, np.where(y == 3, -1, np.where(y == 7, 1, 0)))
+
+
+def test_split_semi_supervised_shape():
+    with pytest.raises(ValueError, match="y must be 1-dimensional"):
+        split_semi_supervised(np.zeros((2, 2)))
