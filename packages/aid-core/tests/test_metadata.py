@@ -1,0 +1,15 @@
+"""The installed distribution and the import package agree (version, public names)."""
+
+import importlib.metadata
+
+import aid_core
+
+
+def test_version_is_single_sourced():
+    assert importlib.metadata.version("aid-core") == aid_core.__version__
+
+
+def test_public_names_resolve():
+    assert "__version__" in aid_core.__all__
+    missing = [name for name in aid_core.__all__ if not hasattr(aid_core, name)]
+    assert not missing, f"__all__ names missing from aid_core: {missing}"

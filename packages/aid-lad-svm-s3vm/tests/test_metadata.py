@@ -1,0 +1,15 @@
+"""The installed distribution and the import package agree (version, public names)."""
+
+import importlib.metadata
+
+import aid_models
+
+
+def test_version_is_single_sourced():
+    assert importlib.metadata.version("aid-lad-svm-s3vm") == aid_models.__version__
+
+
+def test_public_names_resolve():
+    assert "__version__" in aid_models.__all__
+    missing = [name for name in aid_models.__all__ if not hasattr(aid_models, name)]
+    assert not missing, f"__all__ names missing from aid_models: {missing}"
