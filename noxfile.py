@@ -32,7 +32,7 @@ PACKAGES: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 
 #: Extra tools the integration, bench, demo and docs sessions use on top of all packages.
-REFERENCE_TOOLS = ["statsmodels>=0.14", "matplotlib>=3.8", "tqdm>=4.60"]
+REFERENCE_TOOLS = ["statsmodels>=0.14", "matplotlib>=3.8", "tqdm>=4.60", "packaging>=23"]
 DOCS_TOOLS = ["sphinx>=7", "numpydoc>=1.7", "pydata-sphinx-theme>=0.15"]
 
 
