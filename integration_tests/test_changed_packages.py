@@ -5,9 +5,9 @@ import subprocess
 import textwrap
 
 import pytest
-from _repo import ROOT, load_changed_packages
+from _repo import ROOT, load_script
 
-cp = load_changed_packages()
+cp = load_script()
 
 ALL = [
     "svmcore",

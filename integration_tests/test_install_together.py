@@ -5,12 +5,12 @@ import importlib.metadata as md
 import re
 
 import pytest
-from _repo import ROOT, load_changed_packages
+from _repo import ROOT, load_script
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-cp = load_changed_packages()
+cp = load_script()
 PACKAGES = cp.discover_packages(ROOT)
 
 #: DESIGN.md's dependency graph: local siblings and highspy each package may need at run time.
