@@ -1,0 +1,25 @@
+"""Linear algebra for the SVMlin family: CGLS, exact line search, selection, row products.
+
+- :func:`cgls`: weighted regularized least squares over active rows (SVMlin Table 2).
+- :func:`line_search`: exact line search for the squared-hinge objective (Table 3).
+- :func:`kth_smallest`, :func:`select`: k-th element selection.
+- :func:`matvec_rows`, :func:`rmatvec_rows`, :class:`RowProducts`: Numba products
+  ``X_J v`` and ``X_J^T u`` for dense and CSR ``X`` without copying ``X_J``.
+"""
+
+from ._cgls import CGLSResult, cgls, jacobi_preconditioner
+from ._line_search import line_search
+from ._products import RowProducts, matvec_rows, rmatvec_rows
+from ._select import kth_smallest, select
+
+__all__ = [
+    "CGLSResult",
+    "RowProducts",
+    "cgls",
+    "jacobi_preconditioner",
+    "kth_smallest",
+    "line_search",
+    "matvec_rows",
+    "rmatvec_rows",
+    "select",
+]
