@@ -9,6 +9,7 @@ from ._errors import (
     raise_for_status,
 )
 from ._highs import LinearProgram, LPBasis, LPResult, solve_lp, solve_qp
+from ._svm import WeightedSVMResult, fit_weighted_svm, hinge_objective, optimal_intercept
 
 __all__: list[str] = [
     "InfeasibleError",
@@ -19,6 +20,10 @@ __all__: list[str] = [
     "SolverLimitError",
     "SolverLimitWarning",
     "UnboundedError",
+    "WeightedSVMResult",
+    "fit_weighted_svm",
+    "hinge_objective",
+    "optimal_intercept",
     "raise_for_status",
     "solve_lp",
     "solve_qp",
