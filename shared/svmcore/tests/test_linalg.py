@@ -403,3 +403,13 @@ def test_products_reject_bad_input():
         rmatvec_rows(X, np.ones(3), rows=[0, 1])
     with pytest.raises(ValueError, match="rows"):
         matvec_rows(X, np.ones(3), rows=[4])
+
+
+def test_cgls_check_input_false_same_result():
+    X, y, cost, rng = _data()
+    rows = np.sort(rng.choice(X.shape[0], 30, replace=False)).astype(np.intp)
+    beta0 = rng.standard_normal(X.shape[1] + 1)
+    a = cgls(X, y, cost, 0.2, beta0, rows=rows, intercept=True)
+    b = cgls(X, y, cost, 0.2, beta0, rows=rows, intercept=True, check_input=False)
+    np.testing.assert_array_equal(a.beta, b.beta)
+    assert a.n_iter == b.n_iter

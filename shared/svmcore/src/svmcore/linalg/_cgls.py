@@ -84,6 +84,7 @@ def cgls(
     max_iter=None,
     preconditioner=None,
     outputs0=None,
+    check_input=True,
 ):
     r"""Solve :math:`[\Lambda + X_J^T C_J X_J]\,\beta = X_J^T C_J y_J` by CGLS (SVMlin Table 2).
 
@@ -119,6 +120,11 @@ def cgls(
     outputs0 : array-like of shape (n_samples,), default=None
         :math:`X\beta_0` if the caller already has it (Table 2's input ``o``); only the
         active entries are read. Computed when None.
+    check_input : bool, default=True
+        Validate the arguments. ``False`` is for solvers calling CGLS in a loop on
+        already validated data: ``X`` a C-contiguous float32/float64 array or a CSR
+        matrix, float64 vectors of the right lengths, ``rows`` an intp array, ``lam``
+        a float or float64 vector, ``epsilon`` and ``max_iter`` valid numbers.
 
     Returns
     -------
@@ -168,22 +174,30 @@ def cgls(
     >>> bool(res.converged), np.round(res.beta, 6)
     (True, array([ 0.941176, -0.352941]))
     """
-    ops, y, cost, lam, rows = _check_system(X, y, cost, lam, rows, intercept)
-    epsilon = check_real(epsilon, "epsilon", low=0.0, low_closed=False)
-    max_iter = DEFAULT_MAX_ITER if max_iter is None else check_positive_int(max_iter, "max_iter")
-    dim, n = ops.dim, ops.n_samples
-    if beta0 is None:
-        beta = np.zeros(dim)
+    if check_input:
+        ops, y, cost, lam, rows = _check_system(X, y, cost, lam, rows, intercept)
+        epsilon = check_real(epsilon, "epsilon", low=0.0, low_closed=False)
+        if max_iter is not None:
+            max_iter = check_positive_int(max_iter, "max_iter")
+        if beta0 is not None:
+            beta0 = _check_vector(beta0, "beta0", ops.dim)
+        if preconditioner is not None:
+            preconditioner = _check_vector(preconditioner, "preconditioner", ops.dim)
+            if not (preconditioner > 0).all():
+                raise ValueError("preconditioner must be > 0 in every entry.")
+        if outputs0 is not None:
+            outputs0 = _check_vector(outputs0, "outputs0", ops.n_samples)
     else:
-        beta = _check_vector(beta0, "beta0", dim).copy()
-    if preconditioner is not None:
-        preconditioner = _check_vector(preconditioner, "preconditioner", dim)
-        if not (preconditioner > 0).all():
-            raise ValueError("preconditioner must be > 0 in every entry.")
+        ops = RowProducts(X, intercept)
+        if rows is None:
+            rows = np.arange(ops.n_samples, dtype=np.intp)
+    max_iter = DEFAULT_MAX_ITER if max_iter is None else max_iter
+    dim, n = ops.dim, ops.n_samples
+    beta = np.zeros(dim) if beta0 is None else np.array(beta0, dtype=np.float64)
 
     y_J, c_J = y[rows], cost[rows]
     if outputs0 is not None:
-        o_J = _check_vector(outputs0, "outputs0", n)[rows]
+        o_J = outputs0[rows]
     elif beta0 is None:
         o_J = np.zeros(rows.shape[0])
     else:
