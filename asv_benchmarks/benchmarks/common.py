@@ -143,7 +143,7 @@ class Estimator(ABC):
         return float(self.estimator.score(self.X_val, self.y_val))
 
 
-class Predictor(ABC):
+class Predictor:
     """Prediction benchmarks; ``setup`` must provide ``self.estimator`` and ``self.X``."""
 
     def time_predict(self, *args):

@@ -9,6 +9,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import lsqr
 from sklearn.metrics.pairwise import pairwise_kernels
+
 from svmcore.kernels import gram, kernel_matvec
 from svmcore.linalg import cgls
 
