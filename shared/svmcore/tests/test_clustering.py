@@ -1,0 +1,252 @@
+"""Clusters bookkeeping and one-iteration k-means against naive loops and scikit-learn."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from sklearn.cluster import KMeans
+
+from svmcore.clustering import Clusters, kmeans_one_iteration
+
+# ---------------------------------------------------------------- naive references
+
+
+def naive_sums(labels, X):
+    K = max(labels) + 1
+    out = np.zeros((K, X.shape[1]))
+    for i, k in enumerate(labels):
+        for j in range(X.shape[1]):
+            out[k, j] += X[i, j]
+    return out
+
+
+def naive_split(labels, key, allowed):
+    """Per-cluster loop: the group with the smallest key keeps the id, others appended."""
+    labels, key = list(labels), list(key)
+    K = max(labels) + 1
+    new = list(labels)
+    next_id = K
+    split = []
+    for k in range(K):
+        members = [i for i in range(len(labels)) if labels[i] == k]
+        keys = sorted({key[i] for i in members})
+        if k not in allowed or len(keys) == 1:
+            continue
+        split.append(k)
+        for kv in keys[1:]:
+            for i in members:
+                if key[i] == kv:
+                    new[i] = next_id
+            next_id += 1
+    return np.array(new), np.array(split, dtype=int)
+
+
+def naive_kmeans_one_iteration(Z, centres):
+    def assign(cs):
+        return np.array([min(range(len(cs)), key=lambda k: sum((z - cs[k]) ** 2)) for z in Z])
+
+    labels = assign(centres)
+    new_centres = [Z[labels == k].mean(axis=0) for k in range(len(centres)) if (labels == k).any()]
+    labels = assign(new_centres)
+    used = sorted(set(labels.tolist()))
+    return np.array([used.index(v) for v in labels])
+
+
+# ---------------------------------------------------------------- Clusters
+
+
+def test_sizes_sums_means_match_naive_dense_and_csr():
+    rng = np.random.default_rng(0)
+    labels = rng.integers(0, 7, size=200)
+    labels[:7] = np.arange(7)
+    X = rng.normal(size=(200, 5))
+    X[X < 0.5] = 0.0
+    c = Clusters(labels)
+    assert c.n_clusters == 7 and c.n_samples == 200
+    np.testing.assert_array_equal(c.sizes, [np.sum(labels == k) for k in range(7)])
+    ref = naive_sums(labels, X)
+    np.testing.assert_allclose(c.sums(X), ref, rtol=1e-12)
+    np.testing.assert_allclose(c.sums(sp.csr_matrix(X)).toarray(), ref, rtol=1e-12)
+    assert sp.issparse(c.sums(sp.csr_matrix(X)))
+    np.testing.assert_allclose(c.means(X), ref / c.sizes[:, None], rtol=1e-12)
+    np.testing.assert_allclose(
+        c.means(sp.csr_matrix(X)).toarray(), ref / c.sizes[:, None], rtol=1e-12
+    )
+    np.testing.assert_allclose(c.sums(X[:, 0]), ref[:, 0], rtol=1e-12)
+    assert c.sums(X.astype(np.float32)).dtype == np.float32
+    E = c.indicator()
+    assert sp.isspmatrix_csr(E) and E.shape == (200, 7)
+    np.testing.assert_array_equal(E.toarray(), labels[:, None] == np.arange(7))
+    for k in range(7):
+        np.testing.assert_array_equal(c.members(k), np.flatnonzero(labels == k))
+
+
+def test_labels_are_compacted_in_order():
+    c = Clusters([10, 3, 10, 7])
+    assert c.labels.tolist() == [2, 0, 2, 1]
+    assert c.sizes.tolist() == [1, 1, 2]
+    c = Clusters([10**12, -5, 10**12])  # wide range: sorting path
+    assert c.labels.tolist() == [1, 0, 1]
+
+
+@pytest.mark.parametrize("key_span", [2, 4, 10**9])
+@pytest.mark.parametrize("select", [False, True])
+def test_split_matches_naive_loop(key_span, select):
+    rng = np.random.default_rng(key_span + select)
+    n, K = 300, 25
+    labels = np.r_[np.arange(K), rng.integers(0, K, size=n - K)]
+    key = rng.integers(0, 4, size=n) * (key_span // 4 if key_span > 4 else 1) - 1
+    if key_span == 2:
+        key = np.where(rng.random(n) < 0.8, 1, -1)
+    allowed = np.sort(rng.choice(K, size=10, replace=False)) if select else np.arange(K)
+    c = Clusters(labels)
+    new, split = c.split(key, clusters=allowed if select else None)
+    ref_labels, ref_split = naive_split(labels, key, set(allowed.tolist()))
+    np.testing.assert_array_equal(new.labels, ref_labels)
+    np.testing.assert_array_equal(split, ref_split)
+    assert new.n_clusters == np.unique(ref_labels).size
+
+
+def test_split_with_many_clusters_uses_sorting_path():
+    # K * n_keys exceeds the bincount budget; the sorting path must agree with the loop.
+    rng = np.random.default_rng(3)
+    n = 400
+    labels = np.arange(n)
+    labels[200:] = rng.integers(0, 200, size=200)
+    key = rng.integers(0, 20, size=n)
+    new, split = Clusters(labels).split(key)
+    ref_labels, ref_split = naive_split(Clusters(labels).labels, key, set(range(n)))
+    np.testing.assert_array_equal(new.labels, ref_labels)
+    np.testing.assert_array_equal(split, ref_split)
+
+
+def test_no_split_when_keys_agree():
+    c = Clusters([0, 0, 1, 1])
+    new, split = c.split([5, 5, -2, -2])
+    np.testing.assert_array_equal(new.labels, c.labels)
+    assert split.size == 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(1, 30).flatmap(
+        lambda n: st.tuples(
+            arrays(np.int64, n, elements=st.integers(0, 5)),
+            arrays(np.int64, n, elements=st.integers(-2, 2)),
+        )
+    )
+)
+def test_split_property_refines_partition(data):
+    labels, key = data
+    c = Clusters(labels)
+    new, split = c.split(key)
+    # The new partition refines the old one and separates exactly the (cluster, key) groups.
+    pairs = {(a, b) for a, b in zip(c.labels.tolist(), key.tolist(), strict=True)}
+    assert new.n_clusters == len(pairs)
+    for k in range(new.n_clusters):
+        m = new.members(k)
+        assert np.unique(c.labels[m]).size == 1 and np.unique(key[m]).size == 1
+    assert new.sizes.sum() == c.n_samples
+    np.testing.assert_array_equal(new.labels[new.labels < c.n_clusters] >= 0, True)
+    assert set(split.tolist()) == {
+        k for k in range(c.n_clusters) if np.unique(key[c.labels == k]).size > 1
+    }
+
+
+def test_clusters_bad_input():
+    with pytest.raises(ValueError, match="labels must be 1-d"):
+        Clusters(np.zeros((2, 2), dtype=int))
+    with pytest.raises(TypeError, match="labels must hold integers"):
+        Clusters([0.5, 1.0])
+    with pytest.raises(ValueError, match="labels is empty"):
+        Clusters(np.array([], dtype=int))
+    c = Clusters([0, 1, 1])
+    with pytest.raises(ValueError, match="key must have 3"):
+        c.split([0, 1])
+    with pytest.raises(ValueError, match="clusters holds indices"):
+        c.split([0, 1, 0], clusters=[5])
+    with pytest.raises(ValueError, match="X has 2 rows"):
+        c.sums(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="NaN"):
+        c.sums(np.array([1.0, np.nan, 2.0]))
+    with pytest.raises(ValueError, match="k holds indices"):
+        c.members(2)
+
+
+# ---------------------------------------------------------------- k-means
+
+
+@pytest.mark.parametrize("p", [1, 2, 3])
+def test_kmeans_one_iteration_matches_naive_and_sklearn(p):
+    rng = np.random.default_rng(p)
+    Z = rng.normal(size=(400, p)) + rng.integers(0, 4, size=(400, 1)) * 3.0
+    K = 6
+    centres = Z[rng.choice(400, size=K, replace=False)]
+    labels = kmeans_one_iteration(Z if p > 1 else Z[:, 0], K, init=centres)
+    np.testing.assert_array_equal(labels, naive_kmeans_one_iteration(Z, centres))
+    km = KMeans(n_clusters=K, init=centres, n_init=1, max_iter=1, algorithm="lloyd").fit(Z)
+    # Same partition (sklearn keeps its label numbering; ours is compacted).
+    assert np.unique(km.labels_).size == K
+    _, ours = np.unique(labels, return_inverse=True)
+    _, theirs = np.unique(km.labels_, return_inverse=True)
+    np.testing.assert_array_equal(ours, theirs)
+
+
+def test_kmeans_default_initialisation():
+    rng = np.random.default_rng(5)
+    z = rng.normal(size=500)
+    # 1-d: quantile centres, deterministic.
+    K = 8
+    q = np.quantile(z, (np.arange(K) + 0.5) / K)[:, None]
+    np.testing.assert_array_equal(
+        kmeans_one_iteration(z, K), naive_kmeans_one_iteration(z[:, None], q)
+    )
+    # p > 1: seeded sample of rows; same seed, same labels; equals the naive with those centres.
+    Z = rng.normal(size=(300, 2))
+    a = kmeans_one_iteration(Z, 5, random_state=11)
+    np.testing.assert_array_equal(a, kmeans_one_iteration(Z, 5, random_state=11))
+    centres = Z[np.random.default_rng(11).choice(300, size=5, replace=False)]
+    np.testing.assert_array_equal(a, naive_kmeans_one_iteration(Z, centres))
+
+
+def test_kmeans_float32_and_empty_clusters_dropped():
+    z = np.array([0.0, 0.0, 0.0, 10.0], dtype=np.float32)
+    # Centres 0 and 1 attract nothing after the first update: dropped and compacted.
+    labels = kmeans_one_iteration(z, 3, init=[[0.0], [4.0], [10.0]])
+    assert labels.tolist() == [0, 0, 0, 1]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(1, 12),
+    st.integers(1, 20),
+    st.integers(1, 3),
+    st.booleans(),
+)
+def test_kmeans_degenerate_inputs(n, n_clusters, p, all_equal):
+    rng = np.random.default_rng(n * 100 + n_clusters)
+    Z = np.full((n, p), 2.5) if all_equal else rng.normal(size=(n, p))
+    labels = kmeans_one_iteration(Z, n_clusters, random_state=0)
+    assert labels.shape == (n,)
+    K = labels.max() + 1
+    assert K <= min(n, n_clusters)
+    np.testing.assert_array_equal(np.unique(labels), np.arange(K))  # compact
+    if all_equal:
+        assert K == 1
+
+
+def test_kmeans_bad_input():
+    with pytest.raises(ValueError, match="n_clusters must be >= 1"):
+        kmeans_one_iteration([1.0, 2.0], 0)
+    with pytest.raises(TypeError, match="n_clusters must be an int"):
+        kmeans_one_iteration([1.0, 2.0], 2.0)
+    with pytest.raises(ValueError, match="NaN"):
+        kmeans_one_iteration([1.0, np.nan], 1)
+    with pytest.raises(ValueError, match="Z is empty"):
+        kmeans_one_iteration(np.zeros((0, 2)), 1)
+    with pytest.raises(ValueError, match="init must have 2 column"):
+        kmeans_one_iteration(np.zeros((3, 2)), 1, init=[[0.0]])
+    with pytest.raises(ValueError, match="Z must be 2-dimensional"):
+        kmeans_one_iteration(np.zeros((3, 2, 2)), 1)
