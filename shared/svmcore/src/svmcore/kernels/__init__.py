@@ -1,0 +1,23 @@
+"""Linear, RBF and polynomial kernels: Gram blocks, rows, diagonals, distances, products.
+
+Definitions are scikit-learn's (``sklearn.metrics.pairwise``): ``linear`` is
+:math:`\\langle a, b\\rangle`, ``rbf`` is :math:`\\exp(-\\gamma\\|a-b\\|^2)` and ``poly`` is
+:math:`(\\gamma\\langle a, b\\rangle + c_0)^d`. Every routine keeps float32 input in
+float32, works in row blocks (memory :math:`O(\\text{block} \\times n)`) and runs its
+element-wise pass in parallel with Numba.
+"""
+
+from ._api import gram, kernel_diag, kernel_distances, kernel_matvec, kernel_rows
+from ._spec import KERNELS, KernelSpec, check_kernel_params, resolve_gamma
+
+__all__ = [
+    "KERNELS",
+    "KernelSpec",
+    "check_kernel_params",
+    "gram",
+    "kernel_diag",
+    "kernel_distances",
+    "kernel_matvec",
+    "kernel_rows",
+    "resolve_gamma",
+]

@@ -1,0 +1,142 @@
+"""Kernel parameters: validation, the :class:`KernelSpec` record and gamma heuristics."""
+
+import dataclasses
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..validation import check_float_array, check_positive_int, check_real
+
+__all__ = ["KERNELS", "KernelSpec", "check_kernel_params", "resolve_gamma"]
+
+#: Kernels every svmcore routine understands, with scikit-learn's definitions.
+KERNELS = ("linear", "rbf", "poly")
+
+
+def check_kernel_params(kernel, gamma, degree, coef0):
+    """Validate the four kernel keywords; return them normalized.
+
+    Only the parameters the kernel uses are checked, as in scikit-learn
+    (``linear`` ignores ``gamma``, ``degree`` and ``coef0``; ``rbf`` ignores
+    ``degree`` and ``coef0``).
+
+    Returns
+    -------
+    kernel : str
+    gamma : float
+    degree : int
+    coef0 : float
+    """
+    if not isinstance(kernel, str) or kernel not in KERNELS:
+        raise ValueError(f"kernel must be one of {KERNELS}, got {kernel!r}.")
+    if kernel == "linear":
+        return kernel, 1.0, 1, 0.0
+    if isinstance(gamma, str):
+        raise TypeError(
+            f"gamma must be a positive real number here, got {gamma!r}; "
+            "turn 'scale'/'auto' into a number with svmcore.kernels.resolve_gamma."
+        )
+    gamma = check_real(gamma, "gamma", low=0.0, low_closed=False)
+    if kernel == "rbf":
+        return kernel, gamma, 1, 0.0
+    degree = check_positive_int(degree, "degree", minimum=1)
+    coef0 = check_real(coef0, "coef0")
+    return kernel, gamma, degree, coef0
+
+
+@dataclasses.dataclass(frozen=True)
+class KernelSpec:
+    """The four kernel keywords of svmcore's kernel functions, as one record.
+
+    Parameters
+    ----------
+    kernel : {"linear", "rbf", "poly"}, default="rbf"
+        ``linear``: :math:`\\langle a, b\\rangle`; ``rbf``:
+        :math:`\\exp(-\\gamma\\|a - b\\|^2)`; ``poly``:
+        :math:`(\\gamma\\langle a, b\\rangle + c_0)^d` (scikit-learn's definitions).
+    gamma : float, default=1.0
+        Kernel coefficient of ``rbf`` and ``poly`` (must be > 0).
+    degree : int, default=3
+        Degree of ``poly`` (>= 1).
+    coef0 : float, default=1.0
+        Independent term of ``poly``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmcore.kernels import KernelSpec, gram
+    >>> spec = KernelSpec("poly", gamma=0.5, degree=2, coef0=1.0).validate()
+    >>> gram(np.eye(2), **spec.params())
+    array([[2.25, 1.  ],
+           [1.  , 2.25]])
+    """
+
+    kernel: str = "rbf"
+    gamma: float = 1.0
+    degree: int = 3
+    coef0: float = 1.0
+
+    def validate(self):
+        """Check the parameters; return ``self`` so calls can be chained.
+
+        Raises
+        ------
+        ValueError, TypeError
+            With the name of the offending parameter.
+        """
+        check_kernel_params(self.kernel, self.gamma, self.degree, self.coef0)
+        return self
+
+    def params(self):
+        """The four keywords as a dict, for ``**`` passing to the kernel functions."""
+        return {
+            "kernel": self.kernel,
+            "gamma": self.gamma,
+            "degree": self.degree,
+            "coef0": self.coef0,
+        }
+
+
+def resolve_gamma(gamma, X):
+    """Turn scikit-learn's ``"scale"``/``"auto"`` gamma into a number.
+
+    Parameters
+    ----------
+    gamma : {"scale", "auto"} or float
+        ``"scale"`` gives ``1 / (n_features * X.var())`` (``1.0`` when the
+        variance is zero, as in scikit-learn's ``SVC``), ``"auto"`` gives
+        ``1 / n_features``; a positive number is returned unchanged.
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        Training data.
+
+    Returns
+    -------
+    gamma : float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmcore.kernels import resolve_gamma
+    >>> resolve_gamma("auto", np.zeros((3, 4)))
+    0.25
+    """
+    if isinstance(gamma, str):
+        if gamma not in ("scale", "auto"):
+            raise ValueError(f"gamma must be 'scale', 'auto' or a float > 0, got {gamma!r}.")
+        X = check_float_array(X, "X", accept_sparse=True)
+        n_features = X.shape[1]
+        if n_features == 0:
+            raise ValueError("X has no features; gamma cannot be resolved.")
+        if gamma == "auto":
+            return 1.0 / n_features
+        if sp.issparse(X):
+            mean = X.mean()
+            var = X.multiply(X).mean() - mean**2
+        else:
+            var = X.var(dtype=np.float64)
+        var = float(var)
+        return 1.0 / (n_features * var) if var != 0 else 1.0
+    if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real):
+        raise TypeError(f"gamma must be 'scale', 'auto' or a float > 0, got {gamma!r}.")
+    return check_real(gamma, "gamma", low=0.0, low_closed=False)
