@@ -6,6 +6,7 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog, minimize
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import rbf_kernel
 
 from svmcore.solvers import (
@@ -218,6 +219,17 @@ def test_documented_example_values():
         assert res.objective == pytest.approx(0.5, rel=1e-5)
         assert res.coef[0] == pytest.approx(1.0, rel=1e-4)
         assert res.intercept == pytest.approx(-2.0, rel=1e-4)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_iteration_cap_warns_and_reports_not_converged(solver):
+    X, y = _blobs(200, 5, seed=14)
+    with pytest.warns(ConvergenceWarning):
+        res = fit_weighted_svm(X, y, C=10.0, solver=solver, max_iter=2)
+    assert not res.converged
+    assert res.objective == pytest.approx(
+        hinge_objective(res.coef, res.intercept, X, y, None, 10.0), rel=1e-12
+    )
 
 
 @pytest.mark.parametrize(

@@ -368,7 +368,9 @@ def fit_weighted_svm(
     the decision values from libsvm, so no Gram matrix is formed.
 
     Time and memory are the backend's (libsvm: O(n^2)-O(n^3) time, cache-bound
-    memory; liblinear: O(nnz) per epoch), plus O(nnz) for the objective.
+    memory; liblinear: O(nnz) per epoch, plus one centred copy of dense ``X``),
+    plus O(nnz) for the objective and, for liblinear, a bounded least-squares
+    solve over the margin samples only.
 
     References
     ----------
@@ -409,8 +411,6 @@ def fit_weighted_svm(
             cache_size=cache_size,
         )
         model.fit(Xk, yk, sample_weight=swk)
-        if model.classes_[1] != 1:  # scikit-learn orients the decision towards classes_[1]
-            raise AssertionError("unexpected class order from SVC")
         alpha_k = np.zeros(keep.size)
         dual = model.dual_coef_  # y_i alpha_i of the support vectors; sparse for CSR input
         dual = dual.toarray() if sp.issparse(dual) else dual
