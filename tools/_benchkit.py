@@ -25,7 +25,8 @@ class Row:
     """One line of a comparison table.
 
     ``check`` names what ``value`` measures: ``max abs diff``, ``max rel diff``,
-    ``objective gap`` (relative, ours minus reference), ``accuracy`` (ours / reference), ...
+    ``objective gap`` (relative, ours minus reference), ...; ``accuracy`` optionally gives
+    test accuracy as ``ours / baseline``.
     """
 
     component: str
@@ -34,6 +35,7 @@ class Row:
     baseline_time: float
     check: str
     value: str
+    accuracy: str = "-"
 
     @property
     def ratio(self) -> float:

@@ -1,0 +1,46 @@
+"""The embedded default data of the main job: generated sets plus one bundled real set.
+
+Nothing is downloaded: the generators are svmcore's seeded versions of the papers' data
+and the real set ships with scikit-learn (Wisconsin breast cancer, 569 x 30).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import StandardScaler
+
+from svmcore.datasets import load_bundled, make_blob_mixture, make_lad_set_a, make_sparse_text
+
+
+@dataclass(frozen=True)
+class Split:
+    """Train/test split; classification labels are in {-1, +1}."""
+
+    name: str
+    X_train: object
+    X_test: object
+    y_train: np.ndarray
+    y_test: np.ndarray
+
+
+def _split(name, X, y, *, scale):
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.25, random_state=0)
+    if scale:
+        scaler = StandardScaler().fit(X_train)
+        X_train, X_test = scaler.transform(X_train), scaler.transform(X_test)
+    return Split(name, X_train, X_test, y_train, y_test)
+
+
+def default_data(size):
+    """Named splits for ``size`` ``"quick"`` (seconds per method) or ``"full"``."""
+    n = {"quick": 2000, "full": 20000}[size]
+    X, y = load_bundled("breast_cancer")
+    splits = [_split("breast_cancer", X, np.where(y == 1, 1, -1), scale=True)]
+    X, y = make_blob_mixture(n, 10, label_noise=0.05, random_state=0)
+    splits.append(_split("blobs", X, y, scale=True))
+    X, y = make_sparse_text(n, 1000, nnz_per_row=30, label_noise=0.02, random_state=0)
+    splits.append(_split("sparse_text", X, y, scale=False))
+    X, y = make_lad_set_a(n, 10, random_state=0)
+    splits.append(_split("lad_set_a", X, y, scale=False))
+    return {s.name: s for s in splits}
