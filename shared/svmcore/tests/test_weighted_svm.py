@@ -221,6 +221,27 @@ def test_documented_example_values():
         assert res.intercept == pytest.approx(-2.0, rel=1e-4)
 
 
+@settings(max_examples=15, deadline=None)
+@given(
+    st.integers(2, 12),
+    st.sampled_from(SOLVERS),
+    st.integers(0, 2**31),
+    st.sampled_from([0.1, 1.0, 10.0]),
+)
+def test_identical_points_give_zero_w_and_best_constant(n, solver, seed, C):
+    # Degenerate data: every x_i equal, so w = 0 is optimal and (7) reduces to the best
+    # constant decision b, found by brute force over the breakpoints b = +-1.
+    rng = np.random.default_rng(seed)
+    y = np.r_[1.0, -1.0, np.where(rng.random(n - 2) < 0.5, 1.0, -1.0)]
+    s = rng.integers(1, 4, size=n).astype(float)
+    X = np.full((n, 2), 0.7)
+    res = fit_weighted_svm(X, y, s, C=C, solver=solver, tol=1e-8)
+    best = C * min(s @ np.maximum(0.0, 1.0 - y * b) for b in (-1.0, 1.0))
+    assert res.objective == pytest.approx(best, rel=1e-6, abs=1e-9)
+    assert np.abs(res.coef).max() <= 1e-4
+    assert res.objective >= res.dual_objective - 1e-6 * max(1.0, best)
+
+
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_iteration_cap_warns_and_reports_not_converged(solver):
     X, y = _blobs(200, 5, seed=14)
