@@ -1,5 +1,6 @@
 """svmcore.linalg against independent references: numpy, scipy lsqr, dense solves, brute force."""
 
+import numba
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -11,6 +12,7 @@ from scipy.sparse.linalg import lsqr
 
 from svmcore import numba_threads
 from svmcore.linalg import (
+    RowProducts,
     cgls,
     jacobi_preconditioner,
     kth_smallest,
@@ -49,10 +51,16 @@ def _normal_solution(A, y, cost, lam, rows):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("intercept", [False, True])
 @pytest.mark.parametrize("n_jobs", [1, 2])
-def test_products_match_numpy(sparse, dtype, intercept, n_jobs):
-    X, _, _, rng = _data(dtype=dtype)
+@pytest.mark.parametrize("size", ["small", "large"])
+def test_products_match_numpy(sparse, dtype, intercept, n_jobs, size):
+    # "large" exceeds PARALLEL_MIN_WORK, so the parallel kernels (per-thread buffers
+    # and serial reduction) run; "small" takes the serial path.
+    n, d = (60, 15) if size == "small" else (4000, 60)
+    X, _, _, rng = _data(n=n, d=d, dtype=dtype)
     A = _augment(X, intercept)
-    rows = np.sort(rng.choice(X.shape[0], 37, replace=False))
+    rows = np.sort(rng.choice(n, 3 * n // 4, replace=False))
+    ops = RowProducts(X if sparse else X.toarray(), intercept)
+    assert ops._parallel(rows) == (size == "large" and numba.get_num_threads() > 1)
     v = rng.standard_normal(A.shape[1])
     u = rng.standard_normal(rows.size)
     Xin = X if sparse else X.toarray()

@@ -121,4 +121,4 @@ def line_search(w, w_bar, lam, outputs, outputs_bar, y, cost):
     if curvature <= 0.0:
         # phi is bounded below by 0, so a flat final piece means phi is constant there.
         return 0.0
-    return max(0.0, -left / curvature)
+    return max(0.0, float(-left / curvature))

@@ -17,14 +17,13 @@ import numpy as np
 import scipy.sparse as sp
 from numba import prange
 
-from .._config import jit_parallel
+from .._config import jit, jit_parallel
 from ..validation import check_float_array, check_indices
 
 __all__ = ["RowProducts", "matvec_rows", "rmatvec_rows"]
 
 
-@jit_parallel
-def _csr_matvec_rows(data, indices, indptr, rows, v, out):
+def _csr_matvec_rows_impl(data, indices, indptr, rows, v, out):
     for k in prange(rows.shape[0]):
         i = rows[k]
         acc = 0.0
@@ -33,8 +32,7 @@ def _csr_matvec_rows(data, indices, indptr, rows, v, out):
         out[k] = acc
 
 
-@jit_parallel
-def _dense_matvec_rows(X, rows, v, out):
+def _dense_matvec_rows_impl(X, rows, v, out):
     n_features = X.shape[1]
     for k in prange(rows.shape[0]):
         i = rows[k]
@@ -44,8 +42,7 @@ def _dense_matvec_rows(X, rows, v, out):
         out[k] = acc
 
 
-@jit_parallel
-def _csr_rmatvec_rows(data, indices, indptr, rows, u, square, buffers, out):
+def _csr_rmatvec_rows_impl(data, indices, indptr, rows, u, square, buffers, out):
     # ``square`` turns the product into sum_k u_k x_{J_k}^2 (elementwise square),
     # the diagonal of X_J^T diag(u) X_J used by the Jacobi preconditioner.
     n_chunks = buffers.shape[0]
@@ -69,8 +66,7 @@ def _csr_rmatvec_rows(data, indices, indptr, rows, u, square, buffers, out):
             out[j] += buffers[t, j]
 
 
-@jit_parallel
-def _dense_rmatvec_rows(X, rows, u, square, buffers, out):
+def _dense_rmatvec_rows_impl(X, rows, u, square, buffers, out):
     n_chunks = buffers.shape[0]
     m = rows.shape[0]
     n_features = X.shape[1]
@@ -91,6 +87,21 @@ def _dense_rmatvec_rows(X, rows, u, square, buffers, out):
     for t in range(n_chunks):
         for j in range(n_features):
             out[j] += buffers[t, j]
+
+
+# Each kernel is compiled twice: parallel, and serial (prange runs as range) for small
+# products, where a parallel launch costs more than the work, above all on a busy machine.
+_csr_matvec_rows = jit_parallel(_csr_matvec_rows_impl)
+_csr_matvec_rows_serial = jit(_csr_matvec_rows_impl)
+_dense_matvec_rows = jit_parallel(_dense_matvec_rows_impl)
+_dense_matvec_rows_serial = jit(_dense_matvec_rows_impl)
+_csr_rmatvec_rows = jit_parallel(_csr_rmatvec_rows_impl)
+_csr_rmatvec_rows_serial = jit(_csr_rmatvec_rows_impl)
+_dense_rmatvec_rows = jit_parallel(_dense_rmatvec_rows_impl)
+_dense_rmatvec_rows_serial = jit(_dense_rmatvec_rows_impl)
+
+#: Products touching fewer stored entries than this run serially.
+PARALLEL_MIN_WORK = 50_000
 
 
 class RowProducts:
@@ -118,15 +129,25 @@ class RowProducts:
         n_chunks = max(1, numba.get_num_threads())
         self._buffers = np.empty((n_chunks, self.n_features), dtype=np.float64)
 
+    def _parallel(self, rows):
+        """Whether a product over ``rows`` is large enough to run on several threads."""
+        if self._buffers.shape[0] == 1:
+            return False
+        per_row = self.X.nnz / max(1, self.n_samples) if self.sparse else self.n_features
+        return rows.shape[0] * per_row >= PARALLEL_MIN_WORK
+
     def matvec(self, v, rows):
         """Return ``X[rows] @ v`` (bias included) as a float64 vector of length ``len(rows)``."""
         out = np.empty(rows.shape[0], dtype=np.float64)
         w = v[: self.n_features]
+        parallel = self._parallel(rows)
         if self.sparse:
             X = self.X
-            _csr_matvec_rows(X.data, X.indices, X.indptr, rows, w, out)
+            kernel = _csr_matvec_rows if parallel else _csr_matvec_rows_serial
+            kernel(X.data, X.indices, X.indptr, rows, w, out)
         else:
-            _dense_matvec_rows(self.X, rows, w, out)
+            kernel = _dense_matvec_rows if parallel else _dense_matvec_rows_serial
+            kernel(self.X, rows, w, out)
         if self.intercept:
             out += v[self.n_features]
         return out
@@ -135,11 +156,17 @@ class RowProducts:
         """Return ``X[rows].T @ u`` (bias entry ``sum(u)`` last); ``square`` squares X first."""
         out = np.empty(self.dim, dtype=np.float64)
         head = out[: self.n_features]
+        if self._parallel(rows):
+            buffers = self._buffers
+            csr_kernel, dense_kernel = _csr_rmatvec_rows, _dense_rmatvec_rows
+        else:
+            buffers = self._buffers[:1]
+            csr_kernel, dense_kernel = _csr_rmatvec_rows_serial, _dense_rmatvec_rows_serial
         if self.sparse:
             X = self.X
-            _csr_rmatvec_rows(X.data, X.indices, X.indptr, rows, u, square, self._buffers, head)
+            csr_kernel(X.data, X.indices, X.indptr, rows, u, square, buffers, head)
         else:
-            _dense_rmatvec_rows(self.X, rows, u, square, self._buffers, head)
+            dense_kernel(self.X, rows, u, square, buffers, head)
         if self.intercept:
             out[self.n_features] = u.sum()
         return out
