@@ -1,5 +1,34 @@
-"""The generic Aggregate and Iterative Disaggregate (AID) loop of Park & Klabjan."""
+"""The generic Aggregate and Iterative Disaggregate (AID) loop of Park & Klabjan.
+
+A model implements :class:`AIDProblem` (initial clusters, aggregation, aggregated solver,
+evaluation on the original data, declustering) and :func:`run_aid` runs Algorithm 1 on it
+over a :class:`DataSource` (in-memory array, memory map, or chunk iterator).
+"""
+
+from ._data import ArraySource, Block, ChunkSource, DataSource, as_data_source, cluster_sums
+from ._history import COLUMNS, AIDHistory
+from ._loop import STOP_REASONS, AIDResult, CertificateWarning, relative_gap, run_aid
+from ._protocol import AggregatedSolution, AIDProblem, Evaluation, violated_clusters
 
 __version__ = "0.1.0.dev0"
 
-__all__ = ["__version__"]
+__all__ = [
+    "COLUMNS",
+    "STOP_REASONS",
+    "AIDHistory",
+    "AIDProblem",
+    "AIDResult",
+    "AggregatedSolution",
+    "ArraySource",
+    "Block",
+    "CertificateWarning",
+    "ChunkSource",
+    "DataSource",
+    "Evaluation",
+    "__version__",
+    "as_data_source",
+    "cluster_sums",
+    "relative_gap",
+    "run_aid",
+    "violated_clusters",
+]

@@ -1,0 +1,259 @@
+"""Row-block access to the original data, so AID never needs all of it in memory at once.
+
+AID touches the original data in three places only: the initial clustering, the
+re-aggregation after a split, and the evaluation of E^t. All three are sums or maps over
+rows, so a source that yields row blocks in a fixed order is enough.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["ArraySource", "Block", "ChunkSource", "DataSource", "as_data_source", "cluster_sums"]
+
+#: Rows per block when the caller gives none: about 8 MB of float64 at 128 features.
+DEFAULT_BLOCK_ROWS = 8192
+
+
+@dataclass(frozen=True)
+class Block:
+    """One block of consecutive rows.
+
+    Attributes
+    ----------
+    start : int
+        Index of the block's first row in the whole data set.
+    X : ndarray or sparse matrix of shape (n_rows, n_features)
+    y : ndarray of shape (n_rows,) or None
+    sample_weight : ndarray of shape (n_rows,) or None
+        ``None`` means unit weights.
+    """
+
+    start: int
+    X: object
+    y: np.ndarray | None
+    sample_weight: np.ndarray | None
+
+    @property
+    def stop(self) -> int:
+        """Index one past the block's last row."""
+        return self.start + self.X.shape[0]
+
+
+class DataSource(ABC):
+    """Sequential access to the rows of ``(X, y, sample_weight)`` in blocks.
+
+    Every pass yields the same rows in the same order; blocks are consecutive and cover
+    rows ``0 .. n_samples - 1`` exactly once.
+    """
+
+    @property
+    @abstractmethod
+    def n_samples(self) -> int:
+        """Number of rows."""
+
+    @property
+    @abstractmethod
+    def n_features(self) -> int:
+        """Number of columns."""
+
+    @abstractmethod
+    def blocks(self) -> Iterator[Block]:
+        """Yield the data as consecutive row blocks."""
+
+    def take(self, indices) -> Block:
+        """Gather the rows ``indices`` (sorted ascending in the output) in one pass.
+
+        Used for the small random samples of the initial clustering.
+        """
+        indices = np.unique(np.asarray(indices, dtype=np.intp))
+        parts_X, parts_y, parts_w = [], [], []
+        for block in self.blocks():
+            lo, hi = np.searchsorted(indices, [block.start, block.stop])
+            if lo == hi:
+                continue
+            local = indices[lo:hi] - block.start
+            parts_X.append(block.X[local])
+            parts_y.append(None if block.y is None else block.y[local])
+            parts_w.append(None if block.sample_weight is None else block.sample_weight[local])
+        if not parts_X:
+            raise ValueError("take() needs at least one index inside the data.")
+        X = sp.vstack(parts_X, format="csr") if sp.issparse(parts_X[0]) else np.vstack(parts_X)
+        y = None if parts_y[0] is None else np.concatenate(parts_y)
+        w = None if parts_w[0] is None else np.concatenate(parts_w)
+        return Block(0, X, y, w)
+
+    def map_rows(self, fn: Callable[[Block], np.ndarray]) -> np.ndarray:
+        """Concatenate ``fn(block)`` over all blocks: a per-row quantity for the whole data."""
+        return np.concatenate([np.asarray(fn(block)) for block in self.blocks()])
+
+
+class ArraySource(DataSource):
+    """Blocks of an in-memory or memory-mapped array (dense ``ndarray``/``np.memmap`` or CSR).
+
+    Parameters
+    ----------
+    X : ndarray, np.memmap or scipy.sparse CSR matrix of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,), default=None
+    sample_weight : ndarray of shape (n_samples,), default=None
+    block_size : int or None, default=None
+        Rows per block; ``None`` yields the whole array as one block (no copy), the fast
+        path for in-memory data.
+    """
+
+    def __init__(self, X, y=None, sample_weight=None, *, block_size=None):
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D; got {X.ndim} dimensions.")
+        n = X.shape[0]
+        for name, arr in (("y", y), ("sample_weight", sample_weight)):
+            if arr is not None and np.shape(arr)[0] != n:
+                raise ValueError(f"{name} has {np.shape(arr)[0]} rows; X has {n}.")
+        if block_size is not None and (int(block_size) != block_size or block_size < 1):
+            raise ValueError(f"block_size must be a positive integer or None; got {block_size!r}.")
+        self.X = X.tocsr() if sp.issparse(X) else X
+        self.y = y
+        self.sample_weight = sample_weight
+        self.block_size = None if block_size is None else int(block_size)
+
+    @property
+    def n_samples(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def n_features(self) -> int:
+        return self.X.shape[1]
+
+    def blocks(self) -> Iterator[Block]:
+        n = self.n_samples
+        step = n if self.block_size is None else self.block_size
+        for start in range(0, max(n, 1), max(step, 1)):
+            stop = min(start + step, n)
+            # np.asarray turns a memmap slice into a plain in-memory block.
+            X = self.X[start:stop] if sp.issparse(self.X) else np.asarray(self.X[start:stop])
+            y = None if self.y is None else np.asarray(self.y[start:stop])
+            w = None if self.sample_weight is None else np.asarray(self.sample_weight[start:stop])
+            yield Block(start, X, y, w)
+
+
+class ChunkSource(DataSource):
+    """Blocks produced by a factory of chunk iterators (files read piece by piece, databases).
+
+    Parameters
+    ----------
+    factory : callable
+        ``factory()`` returns a fresh iterable of chunks ``(X, y)`` or ``(X, y, sample_weight)``
+        (``y`` may be ``None``); it is called once per pass and must yield the same rows in
+        the same order every time.
+    n_samples, n_features : int or None, default=None
+        Sizes when known; otherwise one counting pass computes them on first use.
+    """
+
+    def __init__(
+        self,
+        factory: Callable[[], Iterable[tuple]],
+        *,
+        n_samples: int | None = None,
+        n_features: int | None = None,
+    ):
+        if not callable(factory):
+            raise TypeError(f"factory must be callable; got {type(factory).__name__}.")
+        self.factory = factory
+        self._n_samples = n_samples
+        self._n_features = n_features
+
+    def _count(self):
+        n, m = 0, None
+        for block in self.blocks():
+            n = block.stop
+            m = block.X.shape[1]
+        if m is None:
+            raise ValueError("The chunk factory yielded no rows.")
+        self._n_samples, self._n_features = n, m
+
+    @property
+    def n_samples(self) -> int:
+        if self._n_samples is None:
+            self._count()
+        return self._n_samples
+
+    @property
+    def n_features(self) -> int:
+        if self._n_features is None:
+            self._count()
+        return self._n_features
+
+    def blocks(self) -> Iterator[Block]:
+        start = 0
+        for chunk in self.factory():
+            if not isinstance(chunk, tuple) or len(chunk) not in (2, 3):
+                raise TypeError("Each chunk must be a tuple (X, y) or (X, y, sample_weight).")
+            X, y, w = (*chunk, None) if len(chunk) == 2 else chunk
+            X = X.tocsr() if sp.issparse(X) else np.asarray(X)
+            rows = X.shape[0]
+            for name, arr in (("y", y), ("sample_weight", w)):
+                if arr is not None and np.shape(arr)[0] != rows:
+                    raise ValueError(f"A chunk's {name} has {np.shape(arr)[0]} rows; X has {rows}.")
+            yield Block(
+                start, X, None if y is None else np.asarray(y), None if w is None else np.asarray(w)
+            )
+            start += rows
+
+
+def as_data_source(X, y=None, sample_weight=None, *, block_size=None) -> DataSource:
+    """Wrap ``X`` as a :class:`DataSource`; a source passes through unchanged.
+
+    Parameters
+    ----------
+    X : DataSource, ndarray, np.memmap or sparse matrix
+    y, sample_weight : ndarray or None
+        Only used when ``X`` is an array.
+    block_size : int or None, default=None
+        Rows per block for array input; ``None`` is one block for in-memory arrays and
+        :data:`DEFAULT_BLOCK_ROWS` for memory maps, so a memmap is never loaded whole.
+    """
+    if isinstance(X, DataSource):
+        return X
+    if block_size is None and isinstance(X, np.memmap):
+        block_size = DEFAULT_BLOCK_ROWS
+    return ArraySource(X, y, sample_weight, block_size=block_size)
+
+
+def cluster_sums(source: DataSource, labels: np.ndarray, n_clusters: int, *, targets=True):
+    """Weighted per-cluster sums in one pass: ``(sum s_i x_i, sum s_i y_i, sum s_i)``.
+
+    Parameters
+    ----------
+    source : DataSource
+    labels : ndarray of shape (n_samples,) of int in ``[0, n_clusters)``
+    n_clusters : int
+    targets : bool, default=True
+        Whether to sum ``y`` too (``None`` is returned in its place otherwise).
+
+    Returns
+    -------
+    X_sum : ndarray of shape (n_clusters, n_features), or CSR for sparse ``X``
+    y_sum : ndarray of shape (n_clusters,) or None
+    weight_sum : ndarray of shape (n_clusters,)
+    """
+    X_sum, y_sum = None, None
+    w_sum = np.zeros(n_clusters)
+    for block in source.blocks():
+        rows = block.X.shape[0]
+        w = np.ones(rows) if block.sample_weight is None else block.sample_weight
+        lab = labels[block.start : block.stop]
+        # A (K x rows) weighted indicator turns the group-by into one sparse product.
+        S = sp.csr_matrix((w.astype(np.float64), (lab, np.arange(rows))), shape=(n_clusters, rows))
+        part = S @ block.X
+        X_sum = part if X_sum is None else X_sum + part
+        if targets:
+            part_y = S @ block.y.astype(np.float64)
+            y_sum = part_y if y_sum is None else y_sum + part_y
+        w_sum += np.bincount(lab, weights=w, minlength=n_clusters)
+    if not sp.issparse(X_sum):
+        X_sum = np.asarray(X_sum)
+    return X_sum, y_sum, w_sum

@@ -1,0 +1,280 @@
+"""Algorithm 1 of Park & Klabjan: Aggregate and Iterative Disaggregate, written once."""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from numbers import Integral
+
+import numpy as np
+
+from svmcore.validation import check_positive_int, check_real
+
+from ._data import DataSource
+from ._history import AIDHistory, format_header, format_row
+from ._protocol import AggregatedSolution, AIDProblem, Evaluation
+
+__all__ = ["STOP_REASONS", "AIDResult", "CertificateWarning", "relative_gap", "run_aid"]
+
+#: Why a run stopped: the optimality condition held (``optimal``, Props 1/3), the
+#: relative gap reached ``gap_tol`` (``gap``), or a budget ran out / the callback asked.
+STOP_REASONS = ("optimal", "gap", "max_iter", "time_limit", "callback")
+
+
+class CertificateWarning(RuntimeWarning):
+    """The aggregated solver's bound contradicts AID's theory after every allowed retry.
+
+    Props 2/4 say F^t <= E^* <= E^t and F^t is non-decreasing; a violation beyond
+    round-off means the aggregated problem was not solved to optimality.
+    """
+
+
+@dataclass
+class AIDResult:
+    """Outcome of :func:`run_aid`.
+
+    Attributes
+    ----------
+    solution : AggregatedSolution
+        At ``stop_reason == "optimal"`` the final, provably optimal solution; otherwise
+        the solution with the smallest E^t seen (E_best).
+    evaluation : Evaluation
+        ``solution`` evaluated on the original data.
+    clusters : object
+        The clusters ``solution`` was computed on.
+    history : AIDHistory
+        One record per iteration.
+    stop_reason : str
+        One of :data:`STOP_REASONS`.
+    n_iter : int
+        Number of aggregated problems solved.
+    lower_bound : float
+        The largest certified lower bound on E^* seen.
+    gap : float
+        Final relative gap (E_best - lower_bound) / E_best.
+    init_time : float
+        Seconds spent on the initial clustering.
+    """
+
+    solution: AggregatedSolution
+    evaluation: Evaluation
+    clusters: object
+    history: AIDHistory
+    stop_reason: str
+    n_iter: int
+    lower_bound: float
+    gap: float
+    init_time: float
+
+
+def relative_gap(upper: float, lower: float) -> float:
+    """(upper - lower) / upper, with 0/0 read as 0 (an exact fit) and clipped at 0."""
+    if upper <= 0.0:
+        return 0.0 if upper - lower <= 0.0 else math.inf
+    return max(upper - lower, 0.0) / upper
+
+
+def run_aid(
+    problem: AIDProblem,
+    data: DataSource,
+    *,
+    gap_tol: float = 1e-3,
+    max_iter: int = 100,
+    time_limit: float | None = None,
+    certificate_rtol: float = 1e-7,
+    verbose: int = 0,
+    progress: bool = False,
+    callback: Callable[[dict], bool | None] | None = None,
+    random_state=None,
+) -> AIDResult:
+    """Run AID (Algorithm 1) on ``problem`` over ``data``.
+
+    Parameters
+    ----------
+    problem : AIDProblem
+        The model: initial clusters, aggregation, aggregated solver, evaluation,
+        declustering.
+    data : DataSource
+        The original data (see :func:`aid_core.as_data_source`).
+    gap_tol : float, default=1e-3
+        Stop when (E_best - F^t) / E_best <= gap_tol (0 disables this rule, leaving the
+        optimality condition). F^t is replaced by the solver's certified lower bound
+        when it reports one.
+    max_iter : int, default=100
+        Maximum number of aggregated problems solved.
+    time_limit : float or None, default=None
+        Wall-clock budget in seconds for the loop, checked after each iteration (an
+        aggregated solve in progress is not interrupted).
+    certificate_rtol : float, default=1e-7
+        Relative round-off allowed when checking F^t <= E^t and F^t >= F^{t-1}; a larger
+        violation triggers a re-solve (``problem.max_attempts``) and then a
+        :class:`CertificateWarning`.
+    verbose : int, default=0
+        > 0 prints the table header and one line per iteration.
+    progress : bool, default=False
+        Show a tqdm progress bar (needs ``tqdm``; without it a warning is issued).
+    callback : callable or None, default=None
+        Called after every iteration with the history record (plus ``"solution"`` and
+        ``"evaluation"``); returning ``True`` stops the run (``stop_reason="callback"``).
+    random_state : int, RandomState instance or None
+        Passed to ``problem.initial_clusters``.
+
+    Returns
+    -------
+    AIDResult
+    """
+    if not isinstance(problem, AIDProblem):
+        raise TypeError(f"problem must implement aid_core.AIDProblem; got {type(problem)!r}.")
+    if not isinstance(data, DataSource):
+        raise TypeError(f"data must be an aid_core.DataSource; got {type(data).__name__}.")
+    check_real(gap_tol, "gap_tol", low=0.0)
+    check_real(certificate_rtol, "certificate_rtol", low=0.0)
+    check_positive_int(max_iter, "max_iter")
+    if time_limit is not None:
+        check_real(time_limit, "time_limit", low=0.0, low_closed=False)
+    if not isinstance(verbose, Integral | bool) or verbose < 0:
+        raise ValueError(f"verbose must be a non-negative integer; got {verbose!r}.")
+    if callback is not None and not callable(callback):
+        raise TypeError(f"callback must be callable or None; got {type(callback).__name__}.")
+
+    bar = _progress_bar(max_iter) if progress else None
+    n = data.n_samples
+    start = time.perf_counter()
+    clusters = problem.initial_clusters(data, random_state)
+    init_time = time.perf_counter() - start
+    loop_start = time.perf_counter()
+
+    history = AIDHistory()
+    lower = -math.inf
+    e_best = math.inf
+    best = None
+    previous = None
+    stop_reason = None
+    if verbose:
+        print(format_header(), flush=True)
+    try:
+        for t in range(max_iter):
+            t0 = time.perf_counter()
+            aggregated = problem.aggregate(data, clusters)
+            solution, evaluation, note = _solve_certified(
+                problem, data, clusters, aggregated, previous, lower, certificate_rtol
+            )
+            if best is None or evaluation.objective < e_best:
+                e_best = evaluation.objective
+                best = (solution, evaluation, clusters)
+            lower = max(lower, solution.bound)
+            gap = relative_gap(e_best, lower)
+            n_before = clusters.n_clusters
+            new_clusters, n_split = problem.decluster(clusters, evaluation)
+            now = time.perf_counter()
+            record = {
+                "t": t,
+                "n_clusters": int(n_before),
+                "r": n_before / n,
+                "F": float(solution.objective),
+                "lower_bound": float(lower),
+                "E": float(evaluation.objective),
+                "E_best": float(e_best),
+                "gap": float(gap),
+                "n_split": int(n_split),
+                "iter_time": now - t0,
+                "cum_time": now - loop_start,
+                "train_rate": evaluation.score,
+                "note": note,
+                **evaluation.extra,
+            }
+            history.append(record)
+            if verbose:
+                print(format_row(record), flush=True)
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix(gap=f"{gap:.1e}", r=f"{n_before / n:.2%}")
+            previous = solution
+            if n_split == 0:
+                stop_reason = "optimal"
+                best = (solution, evaluation, clusters)
+            elif gap <= gap_tol:
+                stop_reason = "gap"
+            elif callback is not None and callback(
+                {**record, "solution": solution, "evaluation": evaluation}
+            ):
+                stop_reason = "callback"
+            elif t + 1 >= max_iter:
+                stop_reason = "max_iter"
+            elif time_limit is not None and now - loop_start >= time_limit:
+                stop_reason = "time_limit"
+            if stop_reason is not None:
+                break
+            clusters = new_clusters
+    finally:
+        if bar is not None:
+            bar.close()
+
+    solution, evaluation, final_clusters = best
+    if verbose:
+        print(f"AID stopped: {stop_reason} after {len(history)} iterations, gap {gap:.3e}.")
+    return AIDResult(
+        solution=solution,
+        evaluation=evaluation,
+        clusters=final_clusters,
+        history=history,
+        stop_reason=stop_reason,
+        n_iter=len(history),
+        lower_bound=float(lower),
+        gap=float(gap),
+        init_time=init_time,
+    )
+
+
+def _solve_certified(problem, data, clusters, aggregated, previous, lower, rtol):
+    """Solve, evaluate, and re-solve while the certificate contradicts the theory."""
+    notes = []
+    attempts = max(int(problem.max_attempts), 1)
+    for attempt in range(attempts):
+        solution = problem.solve(aggregated, attempt=attempt, previous=previous)
+        if not isinstance(solution, AggregatedSolution):
+            raise TypeError(
+                f"{type(problem).__name__}.solve must return an AggregatedSolution; "
+                f"got {type(solution).__name__}."
+            )
+        evaluation = problem.evaluate(data, clusters, solution)
+        if solution.note:
+            notes.append(solution.note)
+        problem_text = _certificate_problem(solution.bound, evaluation.objective, lower, rtol)
+        if problem_text is None:
+            break
+        notes.append(f"certificate: {problem_text}")
+        if attempt + 1 == attempts:
+            warnings.warn(
+                f"AID certificate violated after {attempts} solve attempt(s): {problem_text}. "
+                "The reported gap may be optimistic.",
+                CertificateWarning,
+                stacklevel=3,
+            )
+    return solution, evaluation, "; ".join(notes)
+
+
+def _certificate_problem(bound, e_t, lower, rtol):
+    """Describe a violation of bound <= E^t or bound >= previous bound, else None."""
+    scale = max(abs(e_t), abs(bound), 1e-300)
+    if not np.isfinite(bound) or not np.isfinite(e_t):
+        return f"non-finite objective (bound={bound}, E^t={e_t})"
+    if bound > e_t + rtol * scale:
+        return f"lower bound {bound:.10g} exceeds E^t {e_t:.10g}"
+    if np.isfinite(lower) and bound < lower - rtol * max(abs(lower), 1e-300):
+        return f"F^t {bound:.10g} decreased below the previous bound {lower:.10g}"
+    return None
+
+
+def _progress_bar(total):
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        warnings.warn(
+            "progress=True needs tqdm (pip install tqdm); running without a bar.", stacklevel=3
+        )
+        return None
+    return tqdm(total=total, desc="AID", unit="it")

@@ -1,0 +1,211 @@
+import math
+import sys
+
+import numpy as np
+import pytest
+from _aid_toy import MedianProblem
+
+from aid_core import (
+    COLUMNS,
+    AIDHistory,
+    ArraySource,
+    CertificateWarning,
+    ChunkSource,
+    as_data_source,
+    relative_gap,
+    run_aid,
+)
+
+
+def _data(n=301, seed=0, weights=False):
+    rng = np.random.default_rng(seed)
+    y = rng.standard_t(3, size=n)
+    X = np.ones((n, 1))
+    w = rng.integers(1, 4, size=n).astype(float) if weights else None
+    return X, y, w
+
+
+def _lad_objective(y, beta, w=None):
+    w = np.ones_like(y) if w is None else w
+    return float(w @ np.abs(y - beta))
+
+
+@pytest.mark.parametrize("weights", [False, True])
+def test_optimal_stop_proves_the_median(weights):
+    X, y, w = _data(weights=weights)
+    res = run_aid(MedianProblem(), as_data_source(X, y, w), gap_tol=0.0, random_state=0)
+    assert res.stop_reason == "optimal"
+    h = res.history
+    # Prop 1: at termination E^T = F^T, and it is the global optimum of the original problem.
+    assert h[-1]["E"] == pytest.approx(h[-1]["F"], rel=1e-12)
+    ww = np.ones_like(y) if w is None else w
+    grid = np.sort(y)
+    best = min(_lad_objective(y, b, ww) for b in grid)
+    assert res.evaluation.objective == pytest.approx(best, rel=1e-12)
+    assert res.gap <= 1e-12
+    # Prop 2: F^t non-decreasing, F^t <= E^* <= E_best <= E^t at every t.
+    F = h.column("F")
+    assert np.all(np.diff(F) >= -1e-9 * abs(F[-1]))
+    assert np.all(F <= best * (1 + 1e-12))
+    assert np.all(h.column("E_best") >= best * (1 - 1e-12))
+    assert np.all(h.column("E") >= h.column("E_best"))
+    assert np.all(np.diff(h.column("gap")) <= 1e-12)
+    assert res.n_iter == len(h) and h[-1]["n_split"] == 0
+
+
+def test_history_has_table_10_columns():
+    X, y, _ = _data()
+    res = run_aid(MedianProblem(), as_data_source(X, y), gap_tol=0.0, random_state=1)
+    for rec in res.history:
+        assert set(COLUMNS) <= set(rec)
+    h = res.history
+    assert isinstance(h, AIDHistory)
+    assert list(h.column("t")) == list(range(len(h)))
+    np.testing.assert_allclose(h.column("r"), h.column("n_clusters") / len(y))
+    assert np.all(np.diff(h.column("cum_time")) >= 0)
+    assert np.all(h.column("iter_time") >= 0)
+    assert np.isnan(h.column("train_rate")).all()  # the toy has no accuracy
+    assert "beta" in h[0]  # model extras are kept
+    # Each iteration splits exactly the violating clusters: K^{t+1} = K^t + n_split (2-way).
+    K = h.column("n_clusters")
+    np.testing.assert_array_equal(K[1:], K[:-1] + h.column("n_split")[:-1])
+    assert len(h.to_table().splitlines()) == len(h) + 1
+    with pytest.raises(KeyError, match="Unknown column"):
+        h.column("nope")
+
+
+def test_gap_stop():
+    X, y, _ = _data(n=2000, seed=3)
+    res = run_aid(MedianProblem(n_init=2), as_data_source(X, y), gap_tol=0.5, random_state=0)
+    full = run_aid(MedianProblem(n_init=2), as_data_source(X, y), gap_tol=0.0, random_state=0)
+    assert full.n_iter > 1
+    if res.stop_reason == "gap":
+        assert res.gap <= 0.5 and res.history[-1]["n_split"] > 0
+        assert res.n_iter < full.n_iter
+    else:  # the first gap already below 0.5 would also be optimal
+        assert res.stop_reason == "optimal"
+
+
+def test_max_iter_stop_returns_best_so_far():
+    X, y, _ = _data(n=1000, seed=4)
+    res = run_aid(MedianProblem(), as_data_source(X, y), gap_tol=0.0, max_iter=1, random_state=0)
+    assert res.stop_reason == "max_iter" and res.n_iter == 1
+    assert res.evaluation.objective == res.history[0]["E_best"]
+    assert res.history[0]["n_split"] > 0
+
+
+def test_callback_can_stop_and_sees_the_record():
+    X, y, _ = _data(n=1000, seed=5)
+    seen = []
+
+    def cb(info):
+        seen.append(info)
+        return info["t"] == 1
+
+    res = run_aid(MedianProblem(), as_data_source(X, y), gap_tol=0.0, callback=cb, random_state=0)
+    assert res.stop_reason == "callback" and res.n_iter == 2
+    assert {"solution", "evaluation", "E", "F", "gap"} <= set(seen[0])
+
+
+def test_time_limit_stop():
+    X, y, _ = _data(n=1000, seed=6)
+    res = run_aid(
+        MedianProblem(), as_data_source(X, y), gap_tol=0.0, time_limit=1e-12, random_state=0
+    )
+    assert res.stop_reason == "time_limit" and res.n_iter == 1
+
+
+def test_streaming_sources_equal_in_memory(tmp_path):
+    X, y, w = _data(n=503, seed=7, weights=True)
+    ref = run_aid(MedianProblem(), as_data_source(X, y, w), gap_tol=0.0, random_state=2)
+
+    path = tmp_path / "X.dat"
+    mm = np.memmap(path, dtype=np.float64, mode="w+", shape=X.shape)
+    mm[:] = X
+    mm.flush()
+    mm = np.memmap(path, dtype=np.float64, mode="r", shape=X.shape)
+
+    def chunks():
+        for s in range(0, len(y), 50):
+            yield X[s : s + 50], y[s : s + 50], w[s : s + 50]
+
+    sources = [
+        ArraySource(X, y, w, block_size=17),
+        as_data_source(mm, y, w),
+        ChunkSource(chunks),
+        ChunkSource(chunks, n_samples=len(y), n_features=1),
+    ]
+    for src in sources:
+        res = run_aid(MedianProblem(), src, gap_tol=0.0, random_state=2)
+        assert res.stop_reason == ref.stop_reason and res.n_iter == ref.n_iter
+        np.testing.assert_allclose(res.history.column("F"), ref.history.column("F"), rtol=1e-12)
+        np.testing.assert_allclose(res.history.column("E"), ref.history.column("E"), rtol=1e-12)
+        np.testing.assert_array_equal(res.clusters.labels, ref.clusters.labels)
+
+
+def test_certificate_violation_is_retried_then_warned():
+    X, y, _ = _data(n=400, seed=8)
+    prob = MedianProblem(corrupt_attempts=1, max_attempts=2)
+    res = run_aid(prob, as_data_source(X, y), gap_tol=0.0, random_state=0)
+    # A zero gap proves optimality too, even when some cluster still mixes signs.
+    assert res.stop_reason in ("optimal", "gap") and res.gap <= 1e-12
+    assert "certificate" in res.history[0]["note"] and 1 in prob.solve_calls
+    assert res.history[-1]["lower_bound"] < 1e12
+
+    with pytest.warns(CertificateWarning, match="certificate violated"):
+        run_aid(
+            MedianProblem(corrupt_attempts=1, max_attempts=1),
+            as_data_source(X, y),
+            gap_tol=0.0,
+            max_iter=2,
+            random_state=0,
+        )
+
+
+def test_verbose_prints_one_line_per_iteration(capsys):
+    X, y, _ = _data(n=300, seed=9)
+    res = run_aid(MedianProblem(), as_data_source(X, y), gap_tol=0.0, verbose=1, random_state=0)
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == res.n_iter + 2  # header, one per iteration, final line
+    assert out[-1].startswith("AID stopped: optimal")
+
+
+def test_progress_bar_with_and_without_tqdm(monkeypatch):
+    pytest.importorskip("tqdm")
+    X, y, _ = _data(n=300, seed=10)
+    res = run_aid(MedianProblem(), as_data_source(X, y), gap_tol=0.0, progress=True)
+    assert res.stop_reason == "optimal"
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    with pytest.warns(UserWarning, match="needs tqdm"):
+        run_aid(MedianProblem(), as_data_source(X, y), gap_tol=0.0, progress=True)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "exc", "match"),
+    [
+        ({"gap_tol": -1.0}, ValueError, "gap_tol"),
+        ({"max_iter": 0}, ValueError, "max_iter"),
+        ({"time_limit": 0.0}, ValueError, "time_limit"),
+        ({"verbose": -1}, ValueError, "verbose"),
+        ({"callback": 3}, TypeError, "callback"),
+    ],
+)
+def test_bad_arguments(kwargs, exc, match):
+    X, y, _ = _data(n=50)
+    with pytest.raises(exc, match=match):
+        run_aid(MedianProblem(), as_data_source(X, y), **kwargs)
+
+
+def test_bad_problem_and_data():
+    X, y, _ = _data(n=50)
+    with pytest.raises(TypeError, match="AIDProblem"):
+        run_aid(object(), as_data_source(X, y))
+    with pytest.raises(TypeError, match="DataSource"):
+        run_aid(MedianProblem(), X)
+
+
+def test_relative_gap():
+    assert relative_gap(10.0, 9.0) == pytest.approx(0.1)
+    assert relative_gap(0.0, 0.0) == 0.0
+    assert relative_gap(10.0, 11.0) == 0.0
+    assert math.isinf(relative_gap(0.0, -1.0))
