@@ -1,5 +1,18 @@
-"""L2-SVM-MFN, transductive SVM with multiple switching and mean field annealing (Sindhwani & Keerthi 2006)."""
+"""L2-SVM-MFN, transductive SVM with multiple switching and mean field annealing.
+
+Implements Sindhwani & Keerthi, "Large scale semi-supervised linear SVMs" (SIGIR 2006)
+for large sparse data, compatible with SVMlin v1.0 (see ``python -m l2svm_mfn``).
+"""
+
+from ._mfn import MFNResult, l2svm_mfn, squared_hinge_objective
+from ._mfn_classifier import MFNClassifier
 
 __version__ = "0.1.0.dev0"
 
-__all__ = ["__version__"]
+__all__ = [
+    "MFNClassifier",
+    "MFNResult",
+    "__version__",
+    "l2svm_mfn",
+    "squared_hinge_objective",
+]

@@ -1,0 +1,104 @@
+"""Pieces shared by the three linear classifiers: parameters, bias handling, prediction."""
+
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from svmcore import numba_threads
+from svmcore.linalg import matvec_rows
+from svmcore.validation import Interval, StrOptions, check_is_fitted, validate_data
+
+__all__ = ["LinearSVMLinMixin"]
+
+
+class LinearSVMLinMixin(ClassifierMixin, BaseEstimator):
+    """Common parameters and prediction of MFN, TSVM and MFA (not public)."""
+
+    _parameter_constraints: dict = {
+        "alpha": [Interval(Real, 0.0, None, closed="neither")],
+        "fit_intercept": ["boolean"],
+        "regularize_intercept": ["boolean"],
+        "tol": [Interval(Real, 0.0, None, closed="neither")],
+        "tau": [Interval(Real, 0.0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "cg_max_iter": [Interval(Integral, 1, None, closed="left")],
+        "preconditioner": [None, StrOptions({"jacobi"})],
+        "n_jobs": [None, Integral],
+        "verbose": ["verbose"],
+    }
+
+    def _lam(self, n_features):
+        """lambda as a scalar, or a vector with 0 for an unregularized bias."""
+        if self.fit_intercept and not self.regularize_intercept:
+            lam = np.full(n_features + 1, float(self.alpha))
+            lam[-1] = 0.0
+            return lam
+        return float(self.alpha)
+
+    def _validate_X(self, X, *, reset):
+        return validate_data(
+            self,
+            X,
+            reset=reset,
+            accept_sparse="csr",
+            dtype=[np.float64, np.float32],
+            order="C",
+        )
+
+    def _validate_Xy(self, X, y):
+        return validate_data(
+            self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order="C"
+        )
+
+    def decision_function(self, X):
+        """Signed distance-like score ``X @ coef_.T + intercept_``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Samples (CSR kept sparse, float32 kept).
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,) or (n_samples, n_classes)
+            Positive values favour ``classes_[1]`` (binary case).
+        """
+        check_is_fitted(self)
+        X = self._validate_X(X, reset=False)
+        if X.shape[0] == 0:
+            return np.zeros((0,) if self.coef_.shape[0] == 1 else (0, self.coef_.shape[0]))
+        if sp.issparse(X):
+            X.sum_duplicates()
+        with numba_threads(self.n_jobs):
+            scores = np.column_stack(
+                [
+                    matvec_rows(X, np.r_[coef, b], intercept=True)
+                    for coef, b in zip(self.coef_, self.intercept_, strict=True)
+                ]
+            )
+        return scores.ravel() if scores.shape[1] == 1 else scores
+
+    def predict(self, X):
+        """Predict class labels.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+        """
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(int)]
+        return self.classes_[scores.argmax(axis=1)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
