@@ -17,6 +17,9 @@ from ._errors import raise_for_status
 __all__ = ["LPBasis", "LPResult", "LinearProgram", "solve_lp", "solve_qp"]
 
 _METHODS = ("ipm", "simplex", "choose")
+# HiGHS's IPM has no practical iteration limit and, without presolve, can iterate
+# forever on an unbounded LP with free variables; a well-posed LP needs < 200.
+_DEFAULT_IPM_ITERATION_LIMIT = 1000
 
 
 def _import_highspy():
@@ -275,7 +278,9 @@ class LinearProgram:
         (HiGHS defaults, 1e-7 and 1e-8, when None).
     max_iter : int, default=None
         Iteration limit for each of simplex, IPM and QP; None for HiGHS's
-        default (no practical limit).
+        defaults (no practical limit) except IPM, capped at 1000 iterations
+        because HiGHS's IPM can otherwise run forever on an unbounded LP
+        solved without presolve.
     presolve : bool, default=True
         Whether HiGHS presolves the problem.
     crossover : bool, default=True
@@ -369,6 +374,8 @@ class LinearProgram:
                 ipm_iteration_limit=max_iter,
                 qp_iteration_limit=max_iter,
             )
+        else:
+            settings["ipm_iteration_limit"] = _DEFAULT_IPM_ITERATION_LIMIT
         settings.update(options or {})
         for key, value in settings.items():
             if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
@@ -712,7 +719,8 @@ scipy.optimize.Bounds, default=None
     tol : float, default=None
         Feasibility and IPM optimality tolerance (HiGHS defaults when None).
     max_iter : int, default=None
-        Iteration limit (simplex and IPM).
+        Iteration limit (simplex and IPM); when None, only IPM is capped
+        (1000 iterations, see :class:`LinearProgram`).
     presolve : bool, default=True
         Whether HiGHS presolves.
     crossover : bool, default=True
