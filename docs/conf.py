@@ -1,0 +1,121 @@
+"""Sphinx configuration of the SVM-family monorepo documentation.
+
+The API pages are generated at build time from each package's ``__all__`` (see
+:func:`_write_api_pages`), so the reference documents exactly what the packages export
+today and follows additions without editing reStructuredText. Warnings are errors
+(``nox -s docs`` runs ``sphinx-build -W``).
+"""
+
+import importlib
+import shutil
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+project = "SVM-family monorepo"
+author = "SVM-family monorepo developers"
+copyright = "2026, SVM-family monorepo developers"
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+    "sphinx.ext.viewcode",
+    "numpydoc",
+]
+
+autosummary_generate = True
+autosummary_imported_members = True
+autodoc_default_options = {"members": True, "inherited-members": False}
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+numpydoc_attributes_as_param_list = True
+
+html_theme = "pydata_sphinx_theme"
+html_title = project
+html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}
+html_static_path = []
+templates_path = ["_templates"]
+exclude_patterns = ["_build"]
+
+#: Documented packages: (import name, distribution name, subpackages with their own ``__all__``).
+API_PACKAGES = [
+    (
+        "svmcore",
+        "svmcore",
+        ["kernels", "linalg", "solvers", "clustering", "datasets", "validation"],
+    ),
+    ("aid_core", "aid-core", []),
+    ("aid_models", "aid-lad-svm-s3vm", []),
+    ("aesvm", "aesvm-deriveRS", []),
+    ("l2svm_mfn", "l2svm-mfn-tsvm-mfa", []),
+    ("lpsvr", "lpsvr-decomp", []),
+]
+
+
+OUR_PACKAGES = tuple(import_name for import_name, _, _ in API_PACKAGES)
+
+
+def _ours(obj):
+    """True for objects defined in this monorepo (not re-exported from scikit-learn)."""
+    module = getattr(obj, "__module__", None) or ""
+    return module.split(".")[0] in OUR_PACKAGES
+
+
+def _public_names(module):
+    """``(documented, re-exported)``: our ``__all__`` names, and third-party re-exports."""
+    names = sorted(n for n in getattr(module, "__all__", ()) if not n.startswith("_"))
+    documented, reexported = [], []
+    for name in names:
+        obj = getattr(module, name)
+        third_party = callable(obj) and not _ours(obj)
+        (reexported if third_party else documented).append(name)
+    return documented, reexported
+
+
+def _section(title, module_name, names):
+    documented, reexported = names
+    lines = [title, "-" * len(title), "", f".. currentmodule:: {module_name}", ""]
+    if not documented and not reexported:
+        return [*lines, "Nothing exported yet (filled by later issues).", ""]
+    if documented:
+        lines += [".. autosummary::", "   :toctree: .", ""]
+        lines += [f"   {name}" for name in documented] + [""]
+    if reexported:
+        listed = ", ".join(f"``{name}``" for name in reexported)
+        lines += [f"Re-exported unchanged from scikit-learn (see its documentation): {listed}.", ""]
+    return lines
+
+
+def _write_api_pages():
+    """One page per package listing its ``__all__`` (and its subpackages' ``__all__``)."""
+    out = HERE / "api" / "generated"
+    shutil.rmtree(out, ignore_errors=True)  # pages of names no longer exported must go
+    out.mkdir(parents=True)
+    for import_name, dist, subpackages in API_PACKAGES:
+        module = importlib.import_module(import_name)
+        title = f"{dist} (``{import_name}``)"
+        lines = [title, "=" * len(title), "", f".. automodule:: {import_name}", "   :no-members:", ""]
+        lines += [f"Version {module.__version__}.", ""]
+        top = _public_names(module)
+        if top[0] or top[1] or not subpackages:
+            lines += _section(import_name, import_name, top)
+        for sub in subpackages:
+            name = f"{import_name}.{sub}"
+            lines += _section(name, name, _public_names(importlib.import_module(name)))
+        (out / f"{import_name}.rst").write_text("\n".join(lines), encoding="utf-8")
+
+
+_write_api_pages()
+
+
+def _skip_foreign_members(app, what, name, obj, skip, options):
+    """Document only members defined here, not those inherited from scikit-learn's mixins
+    (``score``, ``set_fit_request``, ...) whose docstrings point into sklearn's own docs."""
+    if what == "class" and callable(obj) and not _ours(obj):
+        return True
+    return skip
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", _skip_foreign_members)
