@@ -116,7 +116,10 @@ def docs(session: nox.Session) -> None:
     """Build the Sphinx documentation with warnings as errors."""
     _install_local(session, PACKAGES, extra=None)
     session.install(*DOCS_TOOLS, *REFERENCE_TOOLS)
-    session.run("sphinx-build", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html")
+    # -E: a fresh environment every time, so warnings of unchanged pages are not hidden
+    session.run(
+        "sphinx-build", "-E", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html"
+    )
 
 
 @nox.session(python=PYTHON)

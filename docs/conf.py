@@ -95,7 +95,8 @@ def _write_api_pages():
     for import_name, dist, subpackages in API_PACKAGES:
         module = importlib.import_module(import_name)
         title = f"{dist} (``{import_name}``)"
-        lines = [title, "=" * len(title), "", f".. automodule:: {import_name}", "   :no-members:", ""]
+        lines = [title, "=" * len(title), "", f".. automodule:: {import_name}"]
+        lines += ["   :no-members:", ""]
         lines += [f"Version {module.__version__}.", ""]
         top = _public_names(module)
         if top[0] or top[1] or not subpackages:
