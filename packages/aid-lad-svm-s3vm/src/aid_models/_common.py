@@ -1,0 +1,37 @@
+"""Pieces shared by the AID models: aggregation rates, samples, run bookkeeping."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from svmcore.validation import check_real
+
+__all__ = ["initial_cluster_count", "sample_rows", "store_run"]
+
+
+def initial_cluster_count(rate, n_samples, minimum):
+    """|K^0| = ceil(r^0 n), raised to ``minimum`` and capped at ``n_samples``."""
+    check_real(rate, "initial_aggregation_rate", low=0.0, high=1.0, low_closed=False)
+    return int(min(n_samples, max(minimum, math.ceil(rate * n_samples))))
+
+
+def sample_rows(n_samples, size, rng):
+    """Sorted indices of a uniform sample without replacement (all rows if size >= n)."""
+    if size >= n_samples:
+        return np.arange(n_samples)
+    return np.sort(rng.choice(n_samples, size=size, replace=False))
+
+
+def store_run(estimator, result, n_samples):
+    """Copy an :class:`aid_core.AIDResult` into the estimator's fitted attributes."""
+    estimator.history_ = result.history
+    estimator.n_iter_ = result.n_iter
+    estimator.stop_reason_ = result.stop_reason
+    estimator.objective_ = float(result.evaluation.objective)
+    estimator.lower_bound_ = float(result.lower_bound)
+    estimator.optimality_gap_ = float(result.gap)
+    estimator.n_clusters_ = int(result.clusters.n_clusters)
+    estimator.aggregation_rate_ = result.clusters.n_clusters / n_samples
+    estimator.init_time_ = float(result.init_time)

@@ -1,0 +1,395 @@
+"""AID for least absolute deviation regression (Park & Klabjan 2016, sec. 3.1)."""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, RegressorMixin
+
+from aid_core import AggregatedSolution, AIDProblem, Evaluation, as_data_source, cluster_sums
+from aid_core import run_aid as _run_aid
+from svmcore.clustering import Clusters, kmeans_one_iteration
+from svmcore.solvers import solve_lp
+from svmcore.validation import (
+    Interval,
+    StrOptions,
+    check_is_fitted,
+    check_sample_weight,
+    fit_context,
+    validate_data,
+)
+
+from ._common import initial_cluster_count, sample_rows, store_run
+
+__all__ = ["AIDLADRegressor", "lad_lp"]
+
+# Residuals this small relative to |y_i| + |x_i beta| are zero up to round-off: such a
+# sample lies on the hyperplane and fits Prop 1 on either side.
+_ZERO_RTOL = 1e-9
+
+
+def _with_intercept(X, fit_intercept):
+    if not fit_intercept:
+        return X
+    ones = np.ones((X.shape[0], 1), dtype=X.dtype)
+    return sp.hstack([X, ones], format="csr") if sp.issparse(X) else np.hstack([X, ones])
+
+
+def lad_lp(X, y, weights=None, *, method="ipm", tol=None, time_limit=None):
+    """Solve weighted LAD ``min_beta sum_k w_k |y_k - x_k beta|`` exactly through its dual LP.
+
+    .. math::
+
+        \\max_{e} \\; y^T e \\quad \\text{s.t.} \\quad X^T e = 0, \\;
+        -w_k \\le e_k \\le w_k ,
+
+    whose equality-row duals are ``-beta``. The dual has ``K`` bounded columns and only
+    ``m`` rows, against ``m + 2K`` columns and ``K`` rows for the primal; measured with
+    HiGHS it is 2-7x faster (see the package README).
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (K, m)
+    y : ndarray of shape (K,)
+    weights : ndarray of shape (K,) or None
+        Non-negative weights (unit if None).
+    method : {"ipm", "simplex", "choose"}, default="ipm"
+        HiGHS method (IPM is followed by crossover, so the duals are a vertex's).
+    tol : float or None
+        HiGHS feasibility/optimality tolerance.
+    time_limit : float or None
+        Seconds; a limit raises :class:`svmcore.solvers.SolverError`.
+
+    Returns
+    -------
+    beta : ndarray of shape (m,)
+    primal : float
+        ``sum_k w_k |y_k - x_k beta|`` at the returned ``beta``.
+    dual : float
+        ``y^T e``, the dual objective (a lower bound of the optimum).
+    result : svmcore.solvers.LPResult
+    """
+    K = X.shape[0]
+    w = np.ones(K) if weights is None else np.asarray(weights, dtype=np.float64)
+    A = X.T.tocsc() if sp.issparse(X) else np.ascontiguousarray(X.T, dtype=np.float64)
+    res = solve_lp(
+        -np.asarray(y, dtype=np.float64),
+        A_eq=A,
+        b_eq=np.zeros(X.shape[1]),
+        bounds=np.column_stack([-w, w]),  # (K, 2) pairs: unambiguous even for K == 2
+        method=method,
+        tol=tol,
+        time_limit=time_limit,
+    )
+    beta = -np.asarray(res.row_duals_eq, dtype=np.float64)
+    primal = float(w @ np.abs(y - X @ beta))
+    return beta, primal, float(-res.fun), res
+
+
+class _LADProblem(AIDProblem):
+    """LAD as an :class:`aid_core.AIDProblem` (aggregation by weighted centroids)."""
+
+    def __init__(self, est, n_features):
+        self.est = est
+        self.p = n_features + bool(est.fit_intercept)
+
+    def initial_clusters(self, data, random_state):
+        est, n = self.est, data.n_samples
+        rng = np.random.default_rng(random_state)
+        # Sec. 4: beta from a small sample, residuals r on all rows, one k-means on (r, y).
+        size = max(20 * self.p, 1000) if est.init_sample_size == "auto" else est.init_sample_size
+        sample = data.take(sample_rows(n, size, rng))
+        X0 = _with_intercept(sample.X, est.fit_intercept)
+        beta, *_ = lad_lp(X0, sample.y, sample.sample_weight, method=est.lp_method)
+        Z = data.map_rows(lambda b: np.column_stack([b.y - self._predict(b.X, beta), b.y]))
+        rate = est.initial_aggregation_rate
+        if rate == "auto":
+            rate = auto_lad_rate(n, self.p)
+        k0 = initial_cluster_count(rate, n, self.p + 1)
+        return Clusters(kmeans_one_iteration(Z, k0, random_state=rng))
+
+    def _predict(self, X, beta):
+        if self.est.fit_intercept:
+            return X @ beta[:-1] + beta[-1]
+        return X @ beta
+
+    def aggregate(self, data, clusters):
+        X_sum, y_sum, w_sum = cluster_sums(data, clusters.labels, clusters.n_clusters)
+        keep = w_sum > 0
+        inv = sp.diags(1.0 / w_sum[keep])
+        X_sum = X_sum[keep]
+        X_mean = (inv @ X_sum).tocsr() if sp.issparse(X_sum) else X_sum / w_sum[keep, None]
+        return (
+            _with_intercept(X_mean, self.est.fit_intercept),
+            y_sum[keep] / w_sum[keep],
+            w_sum[keep],
+        )
+
+    def solve(self, aggregated, *, attempt=0, previous=None):
+        X, y, w = aggregated
+        beta, primal, dual, res = lad_lp(X, y, w, method=self.est.lp_method)
+        note = f"HiGHS {self.est.lp_method} {res.status}, {res.n_iter} it"
+        return AggregatedSolution(beta, primal, lower_bound=min(dual, primal), note=note)
+
+    def evaluate(self, data, clusters, solution):
+        beta = solution.params
+
+        def residual(block):
+            pred = self._predict(block.X, beta)
+            r = block.y - pred
+            tol = _ZERO_RTOL * (np.abs(block.y) + np.abs(pred))
+            return np.column_stack([r, tol])
+
+        r, tol = data.map_rows(residual).T
+        w = data.map_rows(
+            lambda b: np.ones(b.X.shape[0]) if b.sample_weight is None else b.sample_weight
+        )
+        return Evaluation(
+            objective=float(w @ np.abs(r)),
+            key=(r > 0).astype(np.int8),
+            free=np.abs(r) <= tol,
+        )
+
+
+def auto_lad_rate(n_samples, n_params):
+    """The paper's r^0 for LAD (sec. 4): max(3m/n, 5e-4) if m n > 5e8, else max(2m/n, 5e-3)."""
+    if n_params * n_samples > 5e8:
+        return min(1.0, max(3 * n_params / n_samples, 5e-4))
+    return min(1.0, max(2 * n_params / n_samples, 5e-3))
+
+
+class AIDLADRegressor(RegressorMixin, BaseEstimator):
+    """Least absolute deviation regression solved exactly by AID with HiGHS LPs.
+
+    Minimizes the sum of absolute residuals (median regression) by Aggregate and
+    Iterative Disaggregate: the data are clustered, each cluster is replaced by its
+    (weighted) centroid with weight |C_k|, the small weighted LAD problem is solved as an
+    LP, and clusters whose samples lie on both sides of the fitted hyperplane are split,
+    until no cluster straddles it, which proves optimality on the full data (Prop 1).
+
+    Parameters
+    ----------
+    fit_intercept : bool, default=True
+        Whether to fit an (unpenalized) intercept.
+    initial_aggregation_rate : "auto" or float in (0, 1], default="auto"
+        r^0 = |K^0| / n. "auto" is the paper's rule: max(3p/n, 5e-4) if p n > 5e8,
+        else max(2p/n, 5e-3), with p the number of coefficients; at least p + 1
+        clusters are always used.
+    init_sample_size : "auto" or int, default="auto"
+        Rows sampled for the initial coefficients (sec. 4); "auto" is max(20 p, 1000).
+    gap_tol : float, default=1e-3
+        Stop when (E_best - F^t) / E_best <= gap_tol (the paper's 1e-3); the optimality
+        condition normally stops the run earlier. 0 runs to the optimality condition.
+    max_iter : int, default=100
+        Maximum number of aggregated LPs.
+    time_limit : float or None, default=None
+        Wall-clock seconds for the AID loop, checked between iterations.
+    lp_method : {"ipm", "simplex", "choose"}, default="ipm"
+        HiGHS method for the aggregated dual LP (IPM with crossover measured fastest).
+    block_size : int or None, default=None
+        Evaluate and re-aggregate over row blocks of this size (bounded memory); None
+        processes the data in one block.
+    verbose : int, default=0
+        Print one line per AID iteration.
+    progress : bool, default=False
+        Show a tqdm progress bar.
+    callback : callable or None, default=None
+        Called with each iteration's record; returning True stops the run.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the initial sample and k-means.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+    intercept_ : float
+    objective_ : float
+        Sum of weighted absolute residuals of the returned fit (E_best).
+    lower_bound_ : float
+        Certified lower bound on the optimal objective (the aggregated dual LP value).
+    optimality_gap_ : float
+        (objective_ - lower_bound_) / objective_.
+    stop_reason_ : str
+        "optimal", "gap", "max_iter", "time_limit" or "callback".
+    history_ : aid_core.AIDHistory
+        Per-iteration records (t, r^t, F^t, E^t, E_best, gap, times, ...).
+    n_iter_ : int
+        Number of aggregated LPs solved.
+    n_clusters_ : int
+        |K^T|.
+    aggregation_rate_ : float
+        r^T = |K^T| / n.
+    init_time_ : float
+        Seconds spent on the initial clustering.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Only when X has string feature names.
+
+    See Also
+    --------
+    sklearn.linear_model.QuantileRegressor : The full LP at quantile=0.5, alpha=0.
+    AIDSVC : AID for support vector classification.
+
+    Notes
+    -----
+    Objective (the paper's (2)) and aggregated problem (3):
+
+    .. math::
+
+        E^* = \\min_\\beta \\sum_i s_i |y_i - x_i \\beta|, \\qquad
+        F^t = \\min_\\beta \\sum_{k \\in K^t} |C_k^t| \\, |\\bar y_k - \\bar x_k \\beta| .
+
+    F^t is non-decreasing and F^t <= E^* <= E^t (Prop 2), so every iteration certifies a
+    gap. Per iteration: two passes over the data (O(nnz)) and one LP with |K^t| bounded
+    columns and p rows. Memory: O(n) for labels plus one block of rows.
+
+    References
+    ----------
+    Y. W. Park and D. Klabjan, "Iterative and Aggregate Disaggregate algorithm with
+    proven optimality in machine learning", Machine Learning 105 (2016), sec. 3.1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aid_models import AIDLADRegressor
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(2000, 3))
+    >>> y = X @ [1.0, -2.0, 0.5] + 3.0 + rng.laplace(size=2000)
+    >>> reg = AIDLADRegressor(gap_tol=0.0, random_state=0).fit(X, y)
+    >>> reg.stop_reason_, bool(reg.optimality_gap_ < 1e-9)
+    ('optimal', True)
+    >>> np.round(reg.coef_, 1)
+    array([ 1. , -2. ,  0.5])
+    """
+
+    _parameter_constraints: dict = {
+        "fit_intercept": ["boolean"],
+        "initial_aggregation_rate": [
+            StrOptions({"auto"}),
+            Interval(Real, 0.0, 1.0, closed="right"),
+        ],
+        "init_sample_size": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
+        "gap_tol": [Interval(Real, 0.0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "time_limit": [None, Interval(Real, 0.0, None, closed="neither")],
+        "lp_method": [StrOptions({"ipm", "simplex", "choose"})],
+        "block_size": [None, Interval(Integral, 1, None, closed="left")],
+        "verbose": ["verbose"],
+        "progress": ["boolean"],
+        "callback": [None, callable],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        *,
+        fit_intercept=True,
+        initial_aggregation_rate="auto",
+        init_sample_size="auto",
+        gap_tol=1e-3,
+        max_iter=100,
+        time_limit=None,
+        lp_method="ipm",
+        block_size=None,
+        verbose=0,
+        progress=False,
+        callback=None,
+        random_state=None,
+    ):
+        self.fit_intercept = fit_intercept
+        self.initial_aggregation_rate = initial_aggregation_rate
+        self.init_sample_size = init_sample_size
+        self.gap_tol = gap_tol
+        self.max_iter = max_iter
+        self.time_limit = time_limit
+        self.lp_method = lp_method
+        self.block_size = block_size
+        self.verbose = verbose
+        self.progress = progress
+        self.callback = callback
+        self.random_state = random_state
+
+    @fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Fit the LAD regression by AID.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights; zero-weight samples are dropped.
+
+        Returns
+        -------
+        self : AIDLADRegressor
+        """
+        X, y = validate_data(
+            self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], y_numeric=True
+        )
+        y = np.asarray(y, dtype=np.float64)
+        sw = check_sample_weight(sample_weight, X, dtype=np.float64)
+        keep = sw > 0
+        if not keep.all():
+            X, y, sw = X[keep], y[keep], sw[keep]
+        n, m = X.shape
+        p = m + bool(self.fit_intercept)
+        if n < p:
+            raise ValueError(
+                f"LAD needs at least n_features + fit_intercept = {p} samples with positive "
+                f"weight; got n_samples = {n}."
+            )
+        if isinstance(self.random_state, np.random.RandomState):
+            seed = self.random_state.randint(np.iinfo(np.int32).max)
+        else:
+            seed = self.random_state
+        data = as_data_source(X, y, None if (sw == 1).all() else sw, block_size=self.block_size)
+        result = _run_aid(
+            _LADProblem(self, m),
+            data,
+            gap_tol=self.gap_tol,
+            max_iter=self.max_iter,
+            time_limit=self.time_limit,
+            verbose=self.verbose,
+            progress=self.progress,
+            callback=self.callback,
+            random_state=seed,
+        )
+        beta = result.solution.params
+        self.coef_ = beta[:m].copy()
+        self.intercept_ = float(beta[m]) if self.fit_intercept else 0.0
+        store_run(self, result, n)
+        return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    @property
+    def _xfail_checks(self):
+        """Scikit-learn checks expected to fail, with the reason (used by the tests)."""
+        reason = (
+            "the check fits 30 features on 27 samples; this estimator rejects n < p "
+            "(the LAD optimum is then a non-unique interpolation, not a regression)."
+        )
+        return {
+            "check_sample_weight_equivalence_on_dense_data": reason,
+            "check_sample_weight_equivalence_on_sparse_data": reason,
+        }
+
+    def predict(self, X):
+        """Predict ``X @ coef_ + intercept_``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)
+        return np.asarray(X @ self.coef_ + self.intercept_, dtype=np.float64).ravel()

@@ -1,0 +1,14 @@
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from aid_models import AIDLADRegressor
+
+ESTIMATORS = [AIDLADRegressor(random_state=0)]
+
+
+def _expected_failed_checks(estimator):
+    return getattr(estimator, "_xfail_checks", {})
+
+
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=_expected_failed_checks)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)

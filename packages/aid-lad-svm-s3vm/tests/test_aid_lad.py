@@ -1,0 +1,157 @@
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.linear_model import QuantileRegressor
+
+from aid_models import AIDLADRegressor, lad_lp
+from svmcore.datasets import make_lad_set_a
+
+
+def _qr_objective(X, y, fit_intercept, sample_weight=None):
+    qr = QuantileRegressor(quantile=0.5, alpha=0.0, solver="highs", fit_intercept=fit_intercept)
+    qr.fit(X, y, sample_weight=sample_weight)
+    w = np.ones_like(y) if sample_weight is None else sample_weight
+    return float(w @ np.abs(y - qr.predict(X)))
+
+
+def _objective(est, X, y, w=None):
+    w = np.ones_like(y) if w is None else w
+    return float(w @ np.abs(y - est.predict(X)))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_optimum_equals_quantile_regressor(seed, fit_intercept):
+    X, y = make_lad_set_a(1500, 4 + seed, random_state=seed)
+    est = AIDLADRegressor(fit_intercept=fit_intercept, gap_tol=0.0, random_state=seed).fit(X, y)
+    ref = _qr_objective(X, y, fit_intercept)
+    assert _objective(est, X, y) == pytest.approx(ref, rel=1e-6)
+    assert est.objective_ == pytest.approx(ref, rel=1e-6)
+    assert est.stop_reason_ == "optimal"
+    if not fit_intercept:
+        assert est.intercept_ == 0.0
+
+
+def test_full_data_lp_agrees():
+    X, y = make_lad_set_a(800, 3, random_state=5)
+    Xi = np.hstack([X, np.ones((len(y), 1))])
+    beta, primal, dual, res = lad_lp(Xi, y)
+    assert res.success
+    assert primal == pytest.approx(dual, rel=1e-9)
+    assert primal == pytest.approx(_qr_objective(X, y, True), rel=1e-9)
+    est = AIDLADRegressor(gap_tol=0.0, random_state=0).fit(X, y)
+    assert est.objective_ == pytest.approx(primal, rel=1e-6)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_propositions_1_and_2_at_every_iteration(seed):
+    X, y = make_lad_set_a(3000, 6, random_state=seed)
+    est = AIDLADRegressor(gap_tol=0.0, initial_aggregation_rate=0.002, random_state=seed)
+    est.fit(X, y)
+    e_star = _qr_objective(X, y, True)
+    h = est.history_
+    F, E, E_best = h.column("F"), h.column("E"), h.column("E_best")
+    assert len(h) >= 3  # the run really iterated
+    tol = 1e-9 * e_star
+    assert np.all(np.diff(F) >= -tol)  # Prop 2: F^t non-decreasing
+    assert np.all(F <= e_star + tol)  # F^t <= E^*
+    assert np.all(E_best >= e_star - tol) and np.all(E >= E_best - tol)
+    assert np.all(np.diff(h.column("gap")) <= 1e-12)
+    # Prop 1: the optimality condition stopped the run and E^T = F^T = E^*.
+    assert est.stop_reason_ == "optimal" and h[-1]["n_split"] == 0
+    assert E[-1] == pytest.approx(F[-1], rel=1e-9)
+    assert E[-1] == pytest.approx(e_star, rel=1e-6)
+    # Clusters only grow: each violating cluster splits in two.
+    K = h.column("n_clusters")
+    np.testing.assert_array_equal(K[1:], K[:-1] + h.column("n_split")[:-1])
+
+
+def test_sparse_and_float32_input():
+    X, y = make_lad_set_a(1200, 5, random_state=6)
+    X[np.abs(X) < 0.8] = 0.0
+    ref = _qr_objective(X, y, True)
+    dense = AIDLADRegressor(gap_tol=0.0, random_state=1).fit(X, y)
+    csr = AIDLADRegressor(gap_tol=0.0, random_state=1).fit(sp.csr_matrix(X), y)
+    assert _objective(dense, X, y) == pytest.approx(ref, rel=1e-6)
+    assert _objective(csr, X, y) == pytest.approx(ref, rel=1e-6)
+    X32 = X.astype(np.float32)
+    f32 = AIDLADRegressor(gap_tol=0.0, random_state=1).fit(X32, y)
+    ref32 = _qr_objective(X32.astype(np.float64), y, True)
+    assert _objective(f32, X32.astype(np.float64), y) == pytest.approx(ref32, rel=1e-6)
+
+
+def test_integer_sample_weight_equals_repeated_rows():
+    X, y = make_lad_set_a(600, 3, random_state=7)
+    w = np.random.default_rng(0).integers(0, 4, size=len(y)).astype(float)
+    est = AIDLADRegressor(gap_tol=0.0, random_state=0).fit(X, y, sample_weight=w)
+    rep = np.repeat(np.arange(len(y)), w.astype(int))
+    ref = _qr_objective(X[rep], y[rep], True)
+    assert _objective(est, X, y, w) == pytest.approx(ref, rel=1e-6)
+    assert est.objective_ == pytest.approx(ref, rel=1e-6)
+
+
+def test_block_streaming_equals_in_memory():
+    X, y = make_lad_set_a(1000, 4, random_state=8)
+    a = AIDLADRegressor(gap_tol=0.0, random_state=3).fit(X, y)
+    b = AIDLADRegressor(gap_tol=0.0, random_state=3, block_size=97).fit(X, y)
+    assert a.n_iter_ == b.n_iter_
+    np.testing.assert_allclose(a.history_.column("E"), b.history_.column("E"), rtol=1e-9)
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-7, atol=1e-9)
+
+
+def test_reproducible_and_gap_stop():
+    X, y = make_lad_set_a(2000, 5, random_state=9)
+    a = AIDLADRegressor(random_state=4, gap_tol=0.0).fit(X, y)
+    b = AIDLADRegressor(random_state=4, gap_tol=0.0).fit(X, y)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    loose = AIDLADRegressor(random_state=4, gap_tol=0.2).fit(X, y)
+    assert loose.optimality_gap_ <= 0.2 and loose.n_iter_ <= a.n_iter_
+    assert loose.stop_reason_ in ("gap", "optimal")
+    assert loose.lower_bound_ <= _qr_objective(X, y, True) * (1 + 1e-9)
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    n=st.integers(4, 40),
+    m=st.integers(1, 3),
+    ties=st.booleans(),
+    seed=st.integers(0, 1000),
+)
+def test_degenerate_data_reaches_the_optimum(n, m, ties, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-2, 3, size=(n, m)).astype(float)
+    y = rng.integers(-2, 3, size=n).astype(float) if ties else rng.normal(size=n)
+    if n < m + 1:
+        return
+    est = AIDLADRegressor(gap_tol=0.0, random_state=seed).fit(X, y)
+    assert _objective(est, X, y) == pytest.approx(_qr_objective(X, y, True), rel=1e-6, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "fit_args", "exc", "match"),
+    [
+        ({}, "nan", ValueError, "NaN"),
+        ({}, "inf", ValueError, "infinity"),
+        ({}, "wide", ValueError, "n_samples = 3"),
+        ({}, "empty", ValueError, "0 sample"),
+        ({"initial_aggregation_rate": 0.0}, None, ValueError, "initial_aggregation_rate"),
+        ({"initial_aggregation_rate": 1.5}, None, ValueError, "initial_aggregation_rate"),
+        ({"gap_tol": -1.0}, None, ValueError, "gap_tol"),
+        ({"max_iter": 0}, None, ValueError, "max_iter"),
+        ({"lp_method": "magic"}, None, ValueError, "lp_method"),
+    ],
+)
+def test_bad_input(kwargs, fit_args, exc, match):
+    X, y = make_lad_set_a(50, 3, random_state=0)
+    if fit_args == "nan":
+        X[0, 0] = np.nan
+    elif fit_args == "inf":
+        y[0] = np.inf
+    elif fit_args == "wide":
+        X, y = X[:3], y[:3]
+    elif fit_args == "empty":
+        X, y = X[:0], y[:0]
+    with pytest.raises(exc, match=match):
+        AIDLADRegressor(**kwargs).fit(X, y)
