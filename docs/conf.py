@@ -7,6 +7,7 @@ today and follows additions without editing reStructuredText. Warnings are error
 """
 
 import importlib
+import re
 import shutil
 from pathlib import Path
 
@@ -118,5 +119,43 @@ def _skip_foreign_members(app, what, name, obj, skip, options):
     return skip
 
 
+#: Spans left alone: inline literals, roles (``:math:`...```) and interpreted text.
+_PROTECTED = re.compile(r"(``.+?``|:[\w:+-]+:`[^`]*`|`[^`]*`_{0,2})")
+#: ``|K^t|`` (a cardinality, not a substitution) and ``coef_`` (an attribute, not a link).
+_CARDINALITY = re.compile(r"(?<![\\|])\|([^|\s](?:[^|]*[^|\s])?)\|")
+_TRAILING_UNDERSCORE = re.compile(r"(?<![\\\w])([A-Za-z]\w*?)_(?=$|[\s,.;:)\]])")
+
+
+def _escape_plain_text(text):
+    parts = _PROTECTED.split(text)
+    for i in range(0, len(parts), 2):  # even indices are outside protected spans
+        part = _CARDINALITY.sub(r"\\|\1\\|", parts[i])
+        parts[i] = _TRAILING_UNDERSCORE.sub(r"\1\\_", part)
+    return "".join(parts)
+
+
+def _plain_notation(app, what, name, obj, options, lines):
+    """Render the docstrings' plain-text notation literally, as ``help()`` shows it.
+
+    The packages' docstrings write cardinalities as ``|K^t|`` and fitted attributes as
+    ``coef_``; reStructuredText would read them as a substitution and a hyperlink
+    reference, neither of which the docstrings ever mean (they define no substitutions
+    or link targets). Math blocks, inline literals and roles are left untouched. Runs
+    after numpydoc has turned the sections into reStructuredText.
+    """
+    in_math, math_indent = False, 0
+    for i, line in enumerate(lines):
+        stripped = line.lstrip()
+        indent = len(line) - len(stripped)
+        if in_math and stripped and indent <= math_indent:
+            in_math = False
+        if stripped.startswith(".. math::"):
+            in_math, math_indent = True, indent
+            continue
+        if not in_math:
+            lines[i] = _escape_plain_text(line)
+
+
 def setup(app):
     app.connect("autodoc-skip-member", _skip_foreign_members)
+    app.connect("autodoc-process-docstring", _plain_notation, priority=900)
