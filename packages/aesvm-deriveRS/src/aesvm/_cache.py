@@ -1,0 +1,109 @@
+"""Reuse of representative sets across fits that differ only in C (the paper's OTS setting).
+
+DeriveRS depends on the data, the kernel and its own parameters, never on C. A grid
+search over (C, gamma) with k folds therefore needs only k x n_gamma representative sets;
+:class:`AESVC` looks them up here, keyed on a digest of the data and those parameters, so
+``GridSearchCV`` reuses them without any special API. Only the indices, labels and betas
+are kept (O(M) per entry), in a small LRU.
+"""
+
+import collections
+import hashlib
+import threading
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = [
+    "CacheInfo",
+    "RepresentativeCache",
+    "clear_representative_cache",
+    "representative_cache_info",
+]
+
+CacheInfo = collections.namedtuple("CacheInfo", ["hits", "misses", "size", "maxsize"])
+
+
+def _digest(*arrays):
+    h = hashlib.blake2b(digest_size=20)
+    for a in arrays:
+        if a is None:
+            h.update(b"None")
+            continue
+        if sp.issparse(a):
+            parts = (a.data, a.indices, a.indptr)
+            h.update(repr(("csr", a.shape, a.dtype.str)).encode())
+        else:
+            a = np.ascontiguousarray(a)
+            parts = (a,)
+            h.update(repr((a.shape, a.dtype.str)).encode())
+        for p in parts:
+            h.update(np.ascontiguousarray(p).view(np.uint8).data)
+    return h.hexdigest()
+
+
+class RepresentativeCache:
+    """LRU of representative sets keyed on (data digest, DeriveRS parameters)."""
+
+    def __init__(self, maxsize=64):
+        self.maxsize = maxsize
+        self._store = collections.OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    @staticmethod
+    def key(X, y, sample_weight, params):
+        """Hashable key, or None when the parameters cannot be keyed (a live RNG)."""
+        state = params.get("random_state")
+        if state is not None and not isinstance(state, int | np.integer):
+            return None
+        return (_digest(X, y, sample_weight), tuple(sorted(params.items())))
+
+    def get(self, key):
+        with self._lock:
+            if key is None or key not in self._store:
+                self.misses += 1
+                return None
+            self.hits += 1
+            self._store.move_to_end(key)
+            return self._store[key]
+
+    def put(self, key, value):
+        if key is None:
+            return
+        with self._lock:
+            self._store[key] = value
+            self._store.move_to_end(key)
+            while len(self._store) > self.maxsize:
+                self._store.popitem(last=False)
+
+    def clear(self):
+        with self._lock:
+            self._store.clear()
+            self.hits = self.misses = 0
+
+    def info(self):
+        return CacheInfo(self.hits, self.misses, len(self._store), self.maxsize)
+
+
+#: The process-wide cache used by :class:`AESVC`.
+CACHE = RepresentativeCache()
+
+
+def clear_representative_cache():
+    """Empty the representative-set cache of :class:`AESVC` and reset its counters."""
+    CACHE.clear()
+
+
+def representative_cache_info():
+    """``CacheInfo(hits, misses, size, maxsize)`` of the representative-set cache.
+
+    Examples
+    --------
+    >>> from aesvm import clear_representative_cache, representative_cache_info
+    >>> clear_representative_cache()
+    >>> representative_cache_info()
+    CacheInfo(hits=0, misses=0, size=0, maxsize=64)
+    """
+    return CACHE.info()

@@ -1,0 +1,359 @@
+"""DeriveRS (Nandan et al. 2014, sec. 4): the representative set and its beta weights."""
+
+import dataclasses
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+
+from svmcore import effective_n_threads, numba_threads
+from svmcore.kernels import check_kernel_params, gram, kernel_diag, kernel_distances, resolve_gamma
+from svmcore.validation import (
+    check_float_array,
+    check_positive_int,
+    check_real,
+    check_sample_weight,
+)
+
+from . import _kernels
+
+__all__ = ["RepresentativeSet", "derive_rs", "fls1", "fls2", "sls"]
+
+#: Accuracy of every simplex QP (Frank-Wolfe gap, an upper bound on the value's error).
+_QP_TOL = 1e-10
+#: Accuracy of the step-6 solves that give Gamma, relative to epsilon.
+_FIT_RTOL = 1e-3
+#: Relative tolerance for "on the surface" of the minimum enclosing ball (SphereSet).
+_SPHERE_RTOL = 1e-8
+
+
+@dataclasses.dataclass(frozen=True)
+class RepresentativeSet:
+    """Output of :func:`derive_rs`.
+
+    Attributes
+    ----------
+    indices : ndarray of shape (M,)
+        Rows of ``X`` forming the representative set :math:`X^*`, in the paper's
+        order (class by class, group by group).
+    labels : ndarray of shape (M,)
+        ``y[indices]``.
+    beta : ndarray of shape (M,)
+        The weights (10), :math:`\\beta_t = \\sum_i s_i \\gamma_t^i` (``s_i = 1`` without
+        sample weights), so the betas of a class sum to that class's (weighted) size.
+    gamma : scipy.sparse.csr_matrix of shape (N, M)
+        :math:`\\Gamma`, row ``i`` holding :math:`\\gamma^i` (on the simplex; a unit row
+        for a representative).
+    residuals : ndarray of shape (N,)
+        :math:`\\|\\tau_i\\|^2`, the CheckPoint value of each sample against its group's
+        representatives (0 for representatives; <= ``tol`` for all).
+    groups : ndarray of shape (N,)
+        Group (:math:`X_{q_r}`) of each sample.
+    n_groups : int
+        Number of groups.
+    n_repairs : int
+        Samples made representative in step 6 because CheckPoint against the final
+        :math:`X^*_{q_r}` exceeded ``tol`` (see Notes of :func:`derive_rs`).
+    """
+
+    indices: np.ndarray
+    labels: np.ndarray
+    beta: np.ndarray
+    gamma: sp.csr_matrix
+    residuals: np.ndarray
+    groups: np.ndarray
+    n_groups: int
+    n_repairs: int
+
+    @property
+    def n_representatives(self):
+        """M, the size of the representative set."""
+        return int(self.indices.size)
+
+
+def fls1(indices, subset_size):
+    """First level of segregation by position (FLS1): consecutive chunks of ``P``.
+
+    Parameters
+    ----------
+    indices : ndarray of int
+        Rows of one class, in data order.
+    subset_size : int
+        P.
+
+    Returns
+    -------
+    subsets : list of ndarray
+    """
+    return [indices[start : start + subset_size] for start in range(0, indices.size, subset_size)]
+
+
+def fls2(X, indices, subset_size, kernel_params):
+    """First level of segregation FLS2: recursive split at the median kernel distance.
+
+    Each set is split into the half nearest (in kernel space) to its first vector and the
+    rest, by linear-time selection (``numpy.argpartition``, introselect); a set whose half
+    exceeds ``P`` is split again (the paper's steps 1-5, depth first so subsets come out in
+    the rearranged order).
+
+    Returns
+    -------
+    subsets : list of ndarray
+        A partition of ``indices``.
+    """
+    subsets = []
+    stack = [indices]
+    while stack:
+        sub = stack.pop()
+        if sub.size < 2:
+            subsets.append(sub)
+            continue
+        d = kernel_distances(X, rows=sub, cols=sub[:1], **kernel_params)[:, 0]
+        half = sub.size // 2
+        order = np.argpartition(d, half)
+        near, far = sub[order[:half]], sub[order[half:]]
+        if sub.size / 2 <= subset_size:
+            subsets += [near, far]
+        else:
+            stack += [far, near]
+    return subsets
+
+
+def sls(X, subset, group_size, sq_norms, kernel_params):
+    """Second level of segregation (SLS) of one FLS subset into groups of at most ``V``.
+
+    The first anchor is the vector farthest from the origin in input space (the paper's
+    step 2.b; in an RBF space all points are equidistant from the origin); each group is
+    the ``V`` vectors nearest to the anchor in kernel space, and the next anchor is the
+    ``V+1``-th nearest.
+
+    Returns
+    -------
+    groups : list of ndarray
+        A partition of ``subset``.
+    """
+    groups = []
+    rest = subset
+    anchor = rest[np.argmax(sq_norms[rest])]
+    while rest.size > group_size:
+        d = kernel_distances(X, rows=rest, cols=[anchor], **kernel_params)[:, 0]
+        order = np.argpartition(d, group_size)
+        groups.append(rest[order[:group_size]])
+        anchor = rest[order[group_size]]
+        rest = rest[order[group_size:]]
+    groups.append(rest)
+    return groups
+
+
+def _check_derive_params(subset_size, group_size, tol, segregation):
+    group_size = check_positive_int(group_size, "group_size", minimum=2)
+    subset_size = check_positive_int(subset_size, "subset_size", minimum=2)
+    if subset_size < group_size:
+        raise ValueError(
+            f"subset_size (P) must be >= group_size (V), got P={subset_size} < V={group_size}."
+        )
+    tol = check_real(tol, "tol", low=0.0)
+    if segregation not in ("fls1", "fls2"):
+        raise ValueError(f"segregation must be 'fls1' or 'fls2', got {segregation!r}.")
+    return subset_size, group_size, tol
+
+
+def derive_rs(
+    X,
+    y,
+    *,
+    kernel="rbf",
+    gamma="scale",
+    degree=3,
+    coef0=0.0,
+    subset_size=100_000,
+    group_size=1_000,
+    tol=1e-3,
+    segregation="fls2",
+    sample_weight=None,
+    random_state=None,
+    n_jobs=None,
+):
+    """Representative set of approximate extreme points (DeriveRS, sec. 4.4).
+
+    Parameters
+    ----------
+    X : {ndarray, csr_matrix} of shape (n_samples, n_features)
+        Training data (float32 kept for the kernel evaluations).
+    y : array-like of shape (n_samples,)
+        Class labels; at least two classes. Each class is segregated on its own.
+    kernel : {"linear", "rbf", "poly"}, default="rbf"
+        Kernel with scikit-learn's definitions (the paper's Gaussian kernel is ``rbf``
+        with ``gamma = g``).
+    gamma : float or {"scale", "auto"}, default="scale"
+        Kernel coefficient; strings as in scikit-learn's ``SVC``.
+    degree : int, default=3
+        Degree of ``poly``.
+    coef0 : float, default=0.0
+        Independent term of ``poly``.
+    subset_size : int, default=100_000
+        P, the largest first-level subset (>= ``group_size``).
+    group_size : int, default=1_000
+        V, the largest group handed to DeriveAE (>= 2).
+    tol : float, default=1e-3
+        The paper's epsilon: a sample is represented when its squared kernel-space
+        distance to the convex hull of the representatives is at most ``tol``.
+    segregation : {"fls2", "fls1"}, default="fls2"
+        First level of segregation: FLS2 (median splits in kernel space) or FLS1 (by
+        position).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights; ``beta = Gamma^T s``.
+    random_state : int, Generator or None, default=None
+        ``None`` keeps the data order. Otherwise each class is randomly reordered
+        before segregation (the paper's "Random+FLS" variants, sec. 5.2).
+    n_jobs : int, default=None
+        Numba threads for the kernel blocks and the parallel DeriveAE over groups.
+
+    Returns
+    -------
+    RepresentativeSet
+        ``indices``, ``labels``, ``beta`` and the bookkeeping ``gamma``, ``residuals``,
+        ``groups``.
+
+    See Also
+    --------
+    AESVC : The classifier trained on the representative set.
+
+    Notes
+    -----
+    Steps: split by class; FLS1 or FLS2 into subsets of at most P; SLS into groups of at
+    most V; DeriveAE on each group: SphereSet (points on the minimum enclosing ball in
+    kernel space, a hard-margin SVDD), SphereSort (others by decreasing distance from its
+    centre), CheckPoint (:math:`\\min_{\\mu \\in \\Delta}\\|\\phi(x_i) - \\sum_t \\mu_t
+    \\phi(x_t)\\|^2 \\le \\epsilon`) in steps 3, 4 and 6, :math:`\\Gamma` rows from step 6
+    and :math:`\\beta` as its column sums (7).
+
+    Deviation: step 4 can drop two members of :math:`\\Psi` that only reconstruct each
+    other, after which step 6's CheckPoint against the final :math:`X^*_{q_r}` exceeds
+    epsilon and (9), :math:`\\|\\tau_i\\|^2 \\le \\epsilon`, on which Theorems 1-2 rest,
+    would fail. Such a sample is added to :math:`X^*_{q_r}` in step 6 (counted in
+    ``n_repairs``), so (9) holds for every sample.
+
+    Time :math:`O(N(\\log_2(N/P) + P/V) + \\sum_{q,r} V \\, S(A_{q_r}))` with FLS2, where
+    :math:`S(A)` is the cost of one simplex QP on :math:`A` points; memory
+    :math:`O(N + B V^2)` for ``B`` groups processed in parallel: no N x N matrix.
+
+    References
+    ----------
+    .. [1] M. Nandan, P. P. Khargonekar and S. S. Talathi, "Fast SVM Training Using
+       Approximate Extreme Points", JMLR 15, 2014.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aesvm import derive_rs
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 2)); y = np.where(X[:, 0] > 0, 1, -1)
+    >>> rs = derive_rs(X, y, gamma=0.5, subset_size=100, group_size=50, tol=1e-3)
+    >>> rs.n_representatives < 200, float(rs.beta.sum())
+    (True, 200.0)
+    """
+    X = check_float_array(X, "X", accept_sparse=True)
+    n = X.shape[0]
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != n:
+        raise ValueError(f"y must be 1-d with {n} entries (one per row of X), got {y.shape}.")
+    classes = np.unique(y)
+    if classes.size < 2:
+        raise ValueError(f"y must contain at least two classes, got {classes.size}.")
+    subset_size, group_size, tol = _check_derive_params(subset_size, group_size, tol, segregation)
+    gamma = resolve_gamma(gamma, X)
+    kernel, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0)
+    kp = {"kernel": kernel, "gamma": gamma, "degree": degree, "coef0": coef0}
+    sw = check_sample_weight(sample_weight, X, dtype=np.float64)
+    rng = None if random_state is None else _rng(random_state)
+
+    with numba_threads(n_jobs):
+        sq_norms = kernel_diag(X, kernel="linear")
+        groups = []
+        for cls in classes:
+            members = np.flatnonzero(y == cls)
+            if rng is not None:
+                members = rng.permutation(members)
+            if segregation == "fls1":
+                subsets = fls1(members, subset_size)
+            else:
+                subsets = fls2(X, members, subset_size, kp)
+            for subset in subsets:
+                groups += sls(X, subset, group_size, sq_norms, kp)
+        return _derive_groups(X, y, sw, groups, kp, tol, n_jobs)
+
+
+def _rng(random_state):
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(2**31))
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        return np.random.default_rng(int(random_state))
+    raise TypeError(f"random_state must be None, an int or a Generator, got {random_state!r}.")
+
+
+def _derive_groups(X, y, sw, groups, kp, tol, n_jobs):
+    """DeriveAE on every group, a batch of groups at a time in parallel; assemble the set."""
+    n = X.shape[0]
+    batch = 2 * effective_n_threads(n_jobs)
+    rep_rows, rep_beta = [], []
+    g_rows, g_cols, g_vals = [], [], []
+    residuals = np.zeros(n)
+    group_of = np.empty(n, dtype=np.intp)
+    n_reps = 0
+    n_repairs = 0
+    for start in range(0, len(groups), batch):
+        chunk = groups[start : start + batch]
+        width = max(g.size for g in chunk)
+        G = np.zeros((len(chunk), width, width))
+        for b, g in enumerate(chunk):
+            G[b, : g.size, : g.size] = gram(X, rows=g, cols=g, **kp)
+        sizes = np.array([g.size for g in chunk], dtype=np.int64)
+        sphere_tol = _SPHERE_RTOL * max(1.0, float(np.abs(np.diagonal(G, axis1=1, axis2=2)).max()))
+        gamma_out = np.empty_like(G)
+        resid = np.empty((len(chunk), width))
+        rep = np.empty((len(chunk), width), dtype=np.bool_)
+        max_iter = 1000 + 200 * width
+        repairs = _kernels.derive_ae_batch(
+            G,
+            sizes,
+            tol,
+            _QP_TOL,
+            max(_QP_TOL, _FIT_RTOL * tol),
+            max_iter,
+            sphere_tol,
+            gamma_out,
+            resid,
+            rep,
+        )
+        n_repairs += int(repairs.sum())
+        for b, g in enumerate(chunk):
+            size = g.size
+            local = np.flatnonzero(rep[b, :size])
+            block = gamma_out[b, :size][:, local]
+            rows, cols = np.nonzero(block)
+            g_rows.append(g[rows])
+            g_cols.append(cols + n_reps)
+            g_vals.append(block[rows, cols])
+            rep_rows.append(g[local])
+            rep_beta.append(sw[g] @ block)
+            residuals[g] = resid[b, :size]
+            group_of[g] = start + b
+            n_reps += local.size
+    indices = np.concatenate(rep_rows)
+    gamma = sp.csr_matrix(
+        (np.concatenate(g_vals), (np.concatenate(g_rows), np.concatenate(g_cols))),
+        shape=(n, n_reps),
+    )
+    return RepresentativeSet(
+        indices=indices,
+        labels=y[indices],
+        beta=np.concatenate(rep_beta),
+        gamma=gamma,
+        residuals=residuals,
+        groups=group_of,
+        n_groups=len(groups),
+        n_repairs=n_repairs,
+    )

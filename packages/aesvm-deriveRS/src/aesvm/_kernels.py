@@ -1,0 +1,371 @@
+"""Jitted cores of DeriveRS: the simplex-constrained QP (CheckPoint, minimum enclosing
+ball) and DeriveAE (the paper's sec. 4.3, steps 1-7) on one group's Gram block.
+
+The QP is :math:`\\min_{\\mu \\in \\Delta} \\mu^T G_S \\mu - 2 c^T \\mu + k` over the simplex
+:math:`\\Delta`, solved by SMO-style pair updates (move mass from the positive coordinate with
+the largest gradient to the coordinate chosen by libsvm's second-order rule), which keeps
+every iterate feasible. The Frank-Wolfe gap :math:`g^T\\mu - \\min_s g_s` bounds
+:math:`f(\\mu) - f^*` from above, so CheckPoint can stop as soon as its answer is certain:
+TRUE once :math:`f(\\mu) \\le \\epsilon` (a feasible point already reaches the threshold) and
+FALSE once :math:`f(\\mu) - \\text{gap} > \\epsilon` (even the optimum is above it). The
+decision is therefore the same as comparing the exact optimum with epsilon.
+"""
+
+import numpy as np
+from numba import prange
+
+from svmcore._config import jit, jit_parallel
+
+__all__ = [
+    "STATUS_ACCEPTED",
+    "STATUS_CONVERGED",
+    "STATUS_MAX_ITER",
+    "STATUS_REJECTED",
+    "derive_ae",
+    "derive_ae_batch",
+    "minimum_enclosing_ball",
+    "solve_simplex_qp",
+]
+
+STATUS_CONVERGED = 0
+STATUS_ACCEPTED = 1  # stopped early: f(mu) <= accept_below
+STATUS_REJECTED = 2  # stopped early: f(mu) - gap > reject_above
+STATUS_MAX_ITER = 3
+
+# Curvature floor along a pair direction (duplicate points have zero curvature).
+_TAU = 1e-12
+
+
+@jit
+def solve_simplex_qp(G, idx, m, c, k, mu, g, tol, max_iter, accept_below, reject_above, warm):
+    """Minimize ``mu^T G[idx][:, idx] mu - 2 c^T mu + k`` over the simplex (first ``m`` of idx).
+
+    ``mu`` and ``g`` are work arrays of length >= m; on return ``mu[:m]`` is the solution
+    and ``g[:m]`` its gradient ``2 (G_S mu - c)``. With ``warm`` the search starts from the
+    point already in ``mu[:m]`` (on the simplex), otherwise from the best vertex.
+
+    Returns
+    -------
+    value : float
+        Objective at the returned ``mu`` (recomputed exactly on convergence).
+    gap : float
+        Frank-Wolfe gap, an upper bound of ``value - optimum``.
+    n_iter : int
+    status : int
+        One of the ``STATUS_*`` constants.
+    """
+    if warm:
+        _gradient(G, idx, m, c, mu, g)
+    else:
+        # Start at the best vertex: its value is the squared distance to the nearest point.
+        best = np.inf
+        t0 = 0
+        for s in range(m):
+            v = G[idx[s], idx[s]] - 2.0 * c[s]
+            if v < best:
+                best = v
+                t0 = s
+        for s in range(m):
+            mu[s] = 0.0
+            g[s] = 2.0 * (G[idx[t0], idx[s]] - c[s])
+        mu[t0] = 1.0
+    value = np.inf
+    gap = np.inf
+    n_iter = 0
+    status = STATUS_MAX_ITER
+    value = best + k
+    gap = 0.0
+    while True:
+        # One pass: objective, gap and the first index of the pair.
+        mug = 0.0
+        cmu = 0.0
+        gmin = np.inf
+        gmax = -np.inf
+        j = -1
+        for s in range(m):
+            if mu[s] > 0.0:
+                mug += mu[s] * g[s]
+                cmu += c[s] * mu[s]
+                if g[s] > gmax:
+                    gmax = g[s]
+                    j = s
+            if g[s] < gmin:
+                gmin = g[s]
+        value = 0.5 * mug - cmu + k
+        gap = mug - gmin
+        if value <= accept_below:
+            status = STATUS_ACCEPTED
+            break
+        if value - gap > reject_above:
+            status = STATUS_REJECTED
+            break
+        if gap <= tol:
+            status = STATUS_CONVERGED
+            break
+        if n_iter >= max_iter:
+            break
+        n_iter += 1
+        # Second-order choice of the coordinate that receives the mass.
+        gj = idx[j]
+        best = -1.0
+        i = -1
+        a_best = 1.0
+        for s in range(m):
+            diff = gmax - g[s]
+            if diff > 0.0:
+                gs = idx[s]
+                a = G[gs, gs] + G[gj, gj] - 2.0 * G[gj, gs]
+                if a < _TAU:
+                    a = _TAU
+                score = diff * diff / a
+                if score > best:
+                    best = score
+                    i = s
+                    a_best = a
+        if i < 0:
+            status = STATUS_CONVERGED
+            break
+        d = (gmax - g[i]) / (2.0 * a_best)
+        if d > mu[j]:
+            d = mu[j]
+        mu[i] += d
+        mu[j] -= d
+        if mu[j] < 0.0:
+            mu[j] = 0.0
+        gi = idx[i]
+        two_d = 2.0 * d
+        for s in range(m):
+            gs = idx[s]
+            # G is symmetric: read rows gi and gj contiguously.
+            g[s] += two_d * (G[gi, gs] - G[gj, gs])
+    if status == STATUS_CONVERGED or status == STATUS_MAX_ITER:
+        # Refresh gradient and value from scratch to shed drift from the updates.
+        _gradient(G, idx, m, c, mu, g)
+        mug = 0.0
+        cmu = 0.0
+        gmin = np.inf
+        for s in range(m):
+            mug += mu[s] * g[s]
+            cmu += c[s] * mu[s]
+            if g[s] < gmin:
+                gmin = g[s]
+        value = 0.5 * mug - cmu + k
+        gap = mug - gmin
+    return value, gap, n_iter, status
+
+
+@jit
+def _gradient(G, idx, m, c, mu, g):
+    """``g <- 2 (G_S mu - c)``, touching only the rows of the nonzero ``mu``."""
+    for s in range(m):
+        g[s] = -2.0 * c[s]
+    for t in range(m):
+        if mu[t] > 0.0:
+            two_mu = 2.0 * mu[t]
+            gt = idx[t]
+            for s in range(m):
+                g[s] += two_mu * G[gt, idx[s]]
+
+
+@jit
+def minimum_enclosing_ball(G, tol, max_iter):
+    """Hard-margin SVDD (minimum enclosing ball) in kernel space of the points of ``G``.
+
+    Dual: :math:`\\min_{\\alpha \\in \\Delta} \\alpha^T G \\alpha - \\operatorname{diag}(G)^T
+    \\alpha`; the centre is :math:`\\sum_i \\alpha_i \\phi(x_i)` and the squared radius
+    minus the optimal value.
+
+    Returns
+    -------
+    alpha : ndarray of shape (n,)
+    radius2 : float
+    dist2 : ndarray of shape (n,)
+        Squared kernel distances of every point from the centre.
+    gap : float
+    n_iter : int
+    status : int
+    """
+    n = G.shape[0]
+    idx = np.arange(n)
+    c = np.empty(n)
+    for s in range(n):
+        c[s] = 0.5 * G[s, s]
+    alpha = np.empty(n)
+    g = np.empty(n)
+    value, gap, n_iter, status = solve_simplex_qp(
+        G, idx, n, c, 0.0, alpha, g, tol, max_iter, -np.inf, np.inf, False
+    )
+    radius2 = -value
+    # g = 2 (G alpha - diag/2), so ||phi_s - centre||^2 = G_ss - 2 (G alpha)_s + alpha^T G alpha.
+    aga = 0.0
+    for s in range(n):
+        aga += alpha[s] * (0.5 * g[s] + c[s])
+    dist2 = np.empty(n)
+    for s in range(n):
+        dist2[s] = G[s, s] - (g[s] + 2.0 * c[s]) + aga
+    return alpha, radius2, dist2, gap, n_iter, status
+
+
+#: CheckPoint first solves the QP over this many nearest members, then warm-starts the
+#: full QP from that solution (the optimum is supported on near neighbours).
+_N_NEAR = 24
+
+
+@jit
+def _check_point(G, i, idx, m, mu, g, c, eps, tol, max_iter, full):
+    """CheckPoint(x_i, idx[:m]): (value <= eps, value); ``mu[:m]`` holds the weights.
+
+    Decision mode (``full=False``) stops as soon as the answer is certain; ``full=True``
+    solves to ``tol`` unless the optimum is certified above ``eps``.
+    """
+    for s in range(m):
+        c[s] = G[i, idx[s]]
+    k = G[i, i]
+    accept = -np.inf if full else eps
+    warm = False
+    if m > 2 * _N_NEAR:
+        dist = np.empty(m)
+        for s in range(m):
+            dist[s] = G[idx[s], idx[s]] - 2.0 * c[s]
+        near = np.argsort(dist)[:_N_NEAR]
+        near_idx = idx[near]
+        near_c = c[near]
+        near_mu = np.empty(_N_NEAR)
+        near_g = np.empty(_N_NEAR)
+        value, _, _, _ = solve_simplex_qp(
+            G, near_idx, _N_NEAR, near_c, k, near_mu, near_g, tol, max_iter, accept, np.inf, False
+        )
+        if not full and value <= eps:
+            return True, value
+        for s in range(m):
+            mu[s] = 0.0
+        for s in range(_N_NEAR):
+            mu[near[s]] = near_mu[s]
+        warm = True
+    value, gap, n_iter, status = solve_simplex_qp(
+        G, idx, m, c, k, mu, g, tol, max_iter, accept, eps, warm
+    )
+    # Unresolved at max_iter: only a certified value <= eps counts as TRUE (conservative).
+    return value <= eps and status != STATUS_REJECTED, value
+
+
+@jit
+def derive_ae(G, n, eps, tol, fit_tol, max_iter, sphere_tol, gamma_out, residual_out, rep_out):
+    """DeriveAE (sec. 4.3) on the first ``n`` points of the Gram block ``G``.
+
+    Writes ``rep_out[:n]`` (True for approximate extreme points), ``gamma_out[:n, :n]``
+    (row i holds mu^i over the representatives, in local indices; unit rows for the
+    representatives) and ``residual_out[:n]`` (the CheckPoint value of step 6, 0 for
+    representatives). ``tol`` is the QP accuracy of SphereSet and ``fit_tol`` that of the
+    step-6 solves (their value is within ``fit_tol`` of CheckPoint's optimum; steps 3-4 only
+    need the certified decision). Returns the number of step-6 repairs (points whose
+    CheckPoint against the final representatives exceeded ``eps`` and were therefore made
+    representatives).
+    """
+    Gn = G[:n, :n]
+    idx = np.empty(n, dtype=np.int64)
+    mu = np.empty(n)
+    g = np.empty(n)
+    c = np.empty(n)
+    for s in range(n):
+        rep_out[s] = False
+        residual_out[s] = 0.0
+        for t in range(n):
+            gamma_out[s, t] = 0.0
+    # Step 1: SphereSet = points on the surface of the minimum enclosing ball.
+    alpha, radius2, dist2, gap, _, _ = minimum_enclosing_ball(Gn, tol, max_iter)
+    # On the surface up to the solver's accuracy (the gap bounds R^2's error).
+    threshold = radius2 - max(sphere_tol, 2.0 * gap)
+    in_sphere = np.zeros(n, dtype=np.bool_)
+    for s in range(n):
+        if dist2[s] >= threshold:
+            in_sphere[s] = True
+    # Step 2: SphereSort = the others by descending distance from the centre.
+    order = np.argsort(-dist2, kind="mergesort")
+    zeta = np.empty(n, dtype=np.int64)
+    n_zeta = 0
+    for s in order:
+        if not in_sphere[s]:
+            zeta[n_zeta] = s
+            n_zeta += 1
+    m = 0
+    for s in range(n):
+        if in_sphere[s]:
+            idx[m] = s
+            m += 1
+    n_sphere = m
+    # Step 3: grow Psi with the points CheckPoint cannot reconstruct from X* u Psi.
+    for z in range(n_zeta):
+        i = zeta[z]
+        ok, _ = _check_point(Gn, i, idx, m, mu, g, c, eps, tol, max_iter, False)
+        if not ok:
+            idx[m] = i
+            m += 1
+    # Step 4: keep the members of Psi that the rest of X* u Psi cannot reconstruct. A member
+    # found redundant leaves Psi at once, so later members are not checked against it:
+    # otherwise two members reconstructing only each other would both be dropped.
+    for s in range(n_sphere):
+        rep_out[idx[s]] = True
+    others = np.empty(n, dtype=np.int64)
+    dropped = np.zeros(n, dtype=np.bool_)
+    for p in range(n_sphere, m):
+        i = idx[p]
+        m_other = 0
+        for s in range(m):
+            if s != p and not dropped[idx[s]]:
+                others[m_other] = idx[s]
+                m_other += 1
+        ok, _ = _check_point(Gn, i, others, m_other, mu, g, c, eps, tol, max_iter, False)
+        if not ok:
+            rep_out[i] = True
+        else:
+            dropped[i] = True
+    # Steps 5-6: Gamma rows from CheckPoint against the final X*, in SphereSort order.
+    m = 0
+    for s in range(n):
+        if rep_out[s]:
+            idx[m] = s
+            m += 1
+    n_repairs = 0
+    for z in range(n_zeta):
+        i = zeta[z]
+        if rep_out[i]:
+            continue
+        ok, value = _check_point(Gn, i, idx, m, mu, g, c, eps, fit_tol, max_iter, True)
+        if ok:
+            residual_out[i] = max(value, 0.0)
+            for s in range(m):
+                gamma_out[i, idx[s]] = mu[s]
+        else:
+            # Step 4 may drop points that reconstructed each other; keeping (9) needs i back.
+            rep_out[i] = True
+            idx[m] = i
+            m += 1
+            n_repairs += 1
+    for s in range(n):
+        if rep_out[s]:
+            gamma_out[s, s] = 1.0
+    return n_repairs
+
+
+@jit_parallel
+def derive_ae_batch(
+    G, sizes, eps, tol, fit_tol, max_iter, sphere_tol, gamma_out, residual_out, rep_out
+):
+    """:func:`derive_ae` on a batch of groups in parallel (group b owns slice ``[b]``)."""
+    n_groups = sizes.shape[0]
+    repairs = np.zeros(n_groups, dtype=np.int64)
+    for b in prange(n_groups):
+        repairs[b] = derive_ae(
+            G[b],
+            sizes[b],
+            eps,
+            tol,
+            fit_tol,
+            max_iter,
+            sphere_tol,
+            gamma_out[b],
+            residual_out[b],
+            rep_out[b],
+        )
+    return repairs
