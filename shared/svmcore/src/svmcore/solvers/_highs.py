@@ -384,22 +384,27 @@ class LinearProgram:
 
         A = sp.vstack([A_ub, A_eq], format="csc")
         self._row_is_eq = np.r_[np.zeros(A_ub.shape[0], bool), np.ones(A_eq.shape[0], bool)]
-        lp = highspy.HighsLp()
-        lp.num_col_ = n
-        lp.num_row_ = A.shape[0]
-        lp.col_cost_ = c
-        lp.col_lower_ = _to_highs_inf(lb)
-        lp.col_upper_ = _to_highs_inf(ub)
-        lp.row_lower_ = np.r_[np.full(A_ub.shape[0], -highspy.kHighsInf), b_eq]
-        lp.row_upper_ = np.r_[b_ub, b_eq]
         start, index, value = _csc_parts(A)
-        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-        lp.a_matrix_.num_col_ = n
-        lp.a_matrix_.num_row_ = A.shape[0]
-        lp.a_matrix_.start_ = start
-        lp.a_matrix_.index_ = index
-        lp.a_matrix_.value_ = value
-        self._check_call(h.passModel(lp), "passModel")
+        # The array overload of passModel takes numpy buffers directly; building a
+        # HighsLp attribute by attribute converts element by element (much slower).
+        status = h.passModel(
+            n,
+            A.shape[0],
+            len(value),
+            int(highspy.MatrixFormat.kColwise),
+            int(highspy.ObjSense.kMinimize),
+            0.0,
+            c,
+            _to_highs_inf(lb),
+            _to_highs_inf(ub),
+            np.r_[np.full(A_ub.shape[0], -highspy.kHighsInf), b_eq],
+            np.r_[b_ub, b_eq],
+            start,
+            index,
+            value,
+            np.zeros(n, dtype=np.int32),  # all columns continuous
+        )
+        self._check_call(status, "passModel")
         if self._is_qp and Q.nnz:
             # HiGHS takes the lower triangle column-wise (kTriangular).
             start, index, value = _csc_parts(sp.tril(Q, format="csc"))
