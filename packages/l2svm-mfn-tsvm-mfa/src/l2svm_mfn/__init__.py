@@ -6,13 +6,16 @@ for large sparse data, compatible with SVMlin v1.0 (see ``python -m l2svm_mfn``)
 
 from ._mfn import MFNResult, l2svm_mfn, squared_hinge_objective
 from ._mfn_classifier import MFNClassifier
+from ._semi_classifiers import MFAClassifier, TSVMClassifier
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "MFAClassifier",
     "MFNClassifier",
     "MFNResult",
     "__version__",
     "l2svm_mfn",
+    "TSVMClassifier",
     "squared_hinge_objective",
 ]

@@ -1,0 +1,123 @@
+"""Transductive L2-SVM-MFN (Table 4): the Proposition, the balance constraint, switching."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from _data import two_clusters
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from l2svm_mfn import MFNClassifier, TSVMClassifier
+from l2svm_mfn._tsvm import switch_labels
+
+
+def test_objective_strictly_decreases_at_every_switch_pass():
+    X, y, _ = two_clusters(0, n=300, gap=0.8)
+    clf = TSVMClassifier(max_switch=3).fit(X, y)
+    passes = [rec for rec in clf.history_ if rec["switched"] > 0]
+    assert len(passes) >= 3
+    for rec in passes:
+        # J(w(Y'), Y') > J(w(Y'), Y'') >= J(w(Y''), Y'')
+        assert rec["objective_switched"] < rec["objective_before"]
+        assert rec["objective"] <= rec["objective_switched"] * (1 + 1e-9)
+        assert rec["objective"] < rec["objective_before"]
+
+
+@pytest.mark.parametrize("r", [None, 0.33])
+def test_balance_constraint_holds_at_the_end(r):
+    X, y, _ = two_clusters(1, n=300)
+    clf = TSVMClassifier(max_switch=10, positive_fraction=r).fit(X, y)
+    unl = y == -1
+    expected_r = r if r is not None else (y[~unl] == 1).mean()
+    assert clf.positive_fraction_ == expected_r
+    n_pos = (clf.transduction_[unl] == 1).sum()
+    assert n_pos == round(expected_r * unl.sum())
+    np.testing.assert_array_equal(clf.transduction_[~unl], y[~unl])
+
+
+def test_single_and_max_switching_reach_close_objectives():
+    X, y, _ = two_clusters(2, n=300)
+    one = TSVMClassifier(max_switch=1).fit(X, y)
+    many = TSVMClassifier(max_switch=10**6).fit(X, y)
+    assert abs(one.objective_ - many.objective_) <= 0.01 * min(one.objective_, many.objective_)
+    assert many.n_iter_ <= one.n_iter_
+
+
+def test_better_than_supervised_on_two_clusters():
+    errors = []
+    for seed in range(6):
+        X, y, y_true = two_clusters(seed)
+        unl = y == -1
+        mfn = MFNClassifier(alpha=1e-3).fit(X[~unl], y[~unl])
+        tsvm = TSVMClassifier(max_switch=1000).fit(X, y)
+        errors.append(
+            [
+                (mfn.predict(X[unl]) != y_true[unl]).mean(),
+                (tsvm.transduction_[unl] != y_true[unl]).mean(),
+            ]
+        )
+    mean_mfn, mean_tsvm = np.mean(errors, axis=0)
+    assert mean_tsvm < mean_mfn
+
+
+def test_sparse_equals_dense():
+    X, y, _ = two_clusters(3, n=200, d=4)
+    a = TSVMClassifier(max_switch=5).fit(X, y)
+    b = TSVMClassifier(max_switch=5).fit(sp.csr_matrix(X), y)
+    np.testing.assert_array_equal(a.transduction_, b.transduction_)
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-8, atol=1e-10)
+
+
+def test_annealing_reaches_final_lambda():
+    X, y, _ = two_clusters(4, n=200)
+    clf = TSVMClassifier(alpha_unlabeled=0.7, anneal_factor=1.5).fit(X, y)
+    lams = [rec["lam_u"] for rec in clf.history_]
+    assert lams[0] == 1e-5 and lams[-1] == 0.7
+    assert all(b >= a for a, b in zip(lams, lams[1:], strict=False))
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    outputs=st.lists(st.floats(-3, 3), min_size=2, max_size=30),
+    seed=st.integers(0, 1000),
+    max_switch=st.integers(1, 20),
+)
+def test_switch_labels_conditions(outputs, seed, max_switch):
+    o = np.array(outputs)
+    labels = np.random.default_rng(seed).choice([-1.0, 1.0], o.size)
+    before = labels.copy()
+    k = switch_labels(o, labels, max_switch)
+    changed = np.flatnonzero(labels != before)
+    assert changed.size == 2 * k and k <= max_switch
+    assert (labels > 0).sum() == (before > 0).sum()
+    i = changed[before[changed] > 0]
+    j = changed[before[changed] < 0]
+    # Table 4's conditions: y'_i = +1, y'_j = -1, o_i < 1, -o_j < 1, and every switched
+    # positive output is below every switched negative output.
+    assert np.all(o[i] < 1) and np.all(-o[j] < 1)
+    if k:
+        assert o[i].max() < o[j].min()
+    # Greedy maximality: if fewer than max_switch pairs were switched, no valid pair remains
+    # between the next candidates of the sorted lists.
+    act = before * o < 1
+    pos = np.sort(o[act & (before > 0)])
+    neg = np.sort(o[act & (before < 0)])[::-1]
+    if k < max_switch and k < min(pos.size, neg.size):
+        assert pos[k] >= neg[k]
+
+
+def test_bad_input():
+    X, y, y_true = two_clusters(5, n=60)
+    with pytest.raises(ValueError, match="Only binary"):
+        TSVMClassifier().fit(X, np.where(y == -1, -1, np.arange(60) % 3))
+    with pytest.raises(ValueError, match="positive_fraction"):
+        TSVMClassifier(positive_fraction=1.0).fit(X, y)
+    with pytest.raises(ValueError, match="max_switch"):
+        TSVMClassifier(max_switch=0).fit(X, y)
+    with pytest.raises(ValueError, match="anneal_factor"):
+        TSVMClassifier(anneal_factor=1.0).fit(X, y)
+    # No unlabeled sample: the supervised problem with costs 1/l.
+    clf = TSVMClassifier().fit(X, y_true)
+    ref = MFNClassifier(alpha=1e-3).fit(X, y_true, sample_weight=np.full(60, 1 / 60))
+    assert clf.n_switched_ == 0
+    np.testing.assert_allclose(clf.coef_, ref.coef_, rtol=1e-6)
