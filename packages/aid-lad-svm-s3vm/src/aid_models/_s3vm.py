@@ -1,0 +1,459 @@
+"""AID for the semi-supervised SVM (Park & Klabjan 2016, sec. 3.3 and 4.3)."""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from dataclasses import dataclass
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from aid_core import AggregatedSolution, AIDProblem, Evaluation, as_data_source, cluster_sums
+from aid_core import run_aid as _run_aid
+from svmcore.clustering import Clusters, kmeans_one_iteration
+from svmcore.solvers import SolverLimitWarning
+from svmcore.validation import (
+    Interval,
+    StrOptions,
+    check_is_fitted,
+    fit_context,
+    split_semi_supervised,
+    validate_data,
+)
+
+from ._s3vm_miqp import solve_aggregated_miqp, weighted_svm_qp
+from ._s3vm_split import lemma1_labels, optimality_key, s3vm_decluster_key, violated
+
+__all__ = ["AIDS3VMClassifier"]
+
+
+def class_costs(y_signed, M_l, balance):
+    """Per-class labeled penalties ``(cost of -1, cost of +1)``; sec. 4.3's balance cost.
+
+    With ``balance="cost"`` the minority class's ``M_l`` is multiplied by the class-size
+    ratio (the majority keeps ``M_l``), as the paper's stated intent says.
+    """
+    n_neg = int(np.count_nonzero(y_signed < 0))
+    n_pos = int(np.count_nonzero(y_signed > 0))
+    if balance != "cost":
+        return M_l, M_l
+    return M_l * max(1.0, n_pos / n_neg), M_l * max(1.0, n_neg / n_pos)
+
+
+def s3vm_objective(scores, w, y_signed, M_l, M_u, costs=None):
+    """Objective (12)/(16) at ``(w, b)`` with Lemma 1 labels: the E^t of AID.
+
+    Parameters
+    ----------
+    scores : ndarray of shape (n,)
+        ``w x_i + b``.
+    w : ndarray of shape (m,)
+    y_signed : ndarray of shape (n,) in {-1, 0, +1}
+        0 marks an unlabeled sample.
+    M_l, M_u : float
+    costs : tuple (cost of -1, cost of +1) or None
+        Labeled penalties per class (balance cost); ``(M_l, M_l)`` when None.
+    """
+    c_neg, c_pos = (M_l, M_l) if costs is None else costs
+    unl = y_signed == 0
+    margin = np.where(unl, np.abs(scores), y_signed * scores)
+    loss = np.maximum(0.0, 1.0 - margin)
+    weight = np.where(unl, M_u, np.where(y_signed > 0, c_pos, c_neg))
+    return float(0.5 * w @ w + weight @ loss)
+
+
+@dataclass
+class _S3VMEvaluation(Evaluation):
+    """E^t plus the Step 2/3 declustering key (which uses each cluster's ``d_k``)."""
+
+    split_key: np.ndarray | None = None
+
+
+class _S3VMProblem(AIDProblem):
+    """S3VM (13) as an :class:`aid_core.AIDProblem`: three cluster groups, MIQP (15)."""
+
+    def __init__(self, est, y_signed, deadline):
+        self.est = est
+        self.y_signed = y_signed
+        self.deadline = deadline
+        self.costs = class_costs(y_signed, est.M_l, est.balance)
+        self.balance = None
+        self.incumbent = None
+        self.labeled_bound = None
+        self.solves = []
+
+    def initial_clusters(self, data, random_state):
+        rng = np.random.default_rng(random_state)
+        y = self.y_signed
+        labels = np.empty(data.n_samples, dtype=np.int64)
+        offset = 0
+        # Sec. 3.3: labeled positive, labeled negative and unlabeled are clustered apart,
+        # each by one k-means iteration on the original rows (sec. 4).
+        for group in (np.flatnonzero(y > 0), np.flatnonzero(y < 0), np.flatnonzero(y == 0)):
+            k = int(
+                min(
+                    group.size,
+                    max(
+                        self.est.min_initial_clusters,
+                        math.ceil(self.est.initial_aggregation_rate * group.size),
+                    ),
+                )
+            )
+            X_group = data.take(group).X
+            labels[group] = offset + kmeans_one_iteration(X_group, k, random_state=rng)
+            offset = labels[group].max() + 1
+        unl = np.flatnonzero(y == 0)
+        if self.est.balance == "constraint":
+            x_bar = np.asarray(data.take(unl).X, dtype=np.float64).mean(axis=0)
+            self.balance = (x_bar, float(y[y != 0].mean()))
+        # A certified lower bound on E^*: the unlabeled terms are >= 0, so the labeled-only
+        # SVM (with the same balance constraint) is a relaxation of (12).
+        lab = np.flatnonzero(y != 0)
+        block = data.take(lab)
+        cost = np.where(y[lab] > 0, self.costs[1], self.costs[0])
+        w, b, value = weighted_svm_qp(
+            np.asarray(block.X, dtype=np.float64), y[lab], cost, balance=self.balance
+        )
+        self.labeled_bound = value
+        self.incumbent = (w, b)
+        return Clusters(labels)
+
+    def aggregate(self, data, clusters):
+        X_sum, y_sum, size = cluster_sums(data, clusters.labels, clusters.n_clusters)
+        X_mean = np.asarray(X_sum, dtype=np.float64) / size[:, None]
+        # Clusters never mix groups, so the mean label is exactly -1, 0 (unlabeled) or +1.
+        sign = np.rint(y_sum / size).astype(np.int8)
+        return X_mean, sign, size
+
+    def solve(self, aggregated, *, attempt=0, previous=None):
+        X, sign, size = aggregated
+        est = self.est
+        lab, unl = sign != 0, sign == 0
+        cost_l = np.where(sign[lab] > 0, self.costs[1], self.costs[0]) * size[lab]
+        cost_u = est.M_u * size[unl]
+        incumbents = [self.incumbent, (np.zeros(X.shape[1]), self._zero_bias())]
+        if previous is not None:
+            incumbents.append((previous.params["w"], previous.params["b"]))
+        limit = est.time_limit_per_solve
+        if self.deadline is not None:
+            remaining = self.deadline - time.perf_counter()
+            limit = remaining if limit is None else min(limit, remaining)
+        res = solve_aggregated_miqp(
+            X[lab],
+            sign[lab],
+            cost_l,
+            X[unl],
+            cost_u,
+            balance=self.balance,
+            incumbents=incumbents,
+            time_limit=limit,
+            mip_gap=est.mip_gap,
+        )
+        self.solves.append(res)
+        # Step 3 uses each unlabeled cluster's aggregated label d_k (Lemma 1 on the
+        # aggregated entry; SCIP's own d_k at any optimum of (15) except at ties s_k = 0).
+        d = np.zeros(sign.size, dtype=np.int8)
+        d[unl] = res.d
+        note = (
+            f"SCIP {res.status}, mip gap {res.mip_gap:.1e}, {res.n_nodes} nodes, "
+            f"{int(unl.sum())} binaries, M {res.big_M:.3g}"
+        )
+        return AggregatedSolution(
+            {"w": res.w, "b": res.b, "d": d, "miqp": res},
+            res.objective,
+            lower_bound=self.labeled_bound,
+            note=note,
+        )
+
+    def _zero_bias(self):
+        # w = 0 satisfies the balance constraint only with b equal to its right-hand side.
+        return 0.0 if self.balance is None else self.balance[1]
+
+    def evaluate(self, data, clusters, solution):
+        w, b = solution.params["w"], solution.params["b"]
+        scores = data.map_rows(lambda block: np.asarray(block.X @ w, dtype=np.float64) + b)
+        y = self.y_signed
+        objective = s3vm_objective(scores, w, y, self.est.M_l, self.est.M_u, self.costs)
+        lab = y != 0
+        res = solution.params["miqp"]
+        return _S3VMEvaluation(
+            objective=objective,
+            key=optimality_key(scores, y),
+            score=float(np.mean(np.where(scores[lab] > 0, 1, -1) == y[lab])),
+            extra={
+                "mip_gap": res.mip_gap,
+                "mip_status": res.status,
+                "mip_nodes": res.n_nodes,
+                "mip_time": res.solve_time,
+                "big_M": float(res.big_M),
+            },
+            split_key=s3vm_decluster_key(scores, y, clusters.labels, solution.params["d"]),
+        )
+
+    def decluster(self, clusters, evaluation):
+        # Prop 5 decides which clusters violate the condition (Lemma 1 labels); Steps 2(b)
+        # and 3(a) split them (cluster labels d_k). With d_k from Lemma 1 on the aggregated
+        # entry, every violating cluster has two members with different Step 3 keys.
+        bad = violated(clusters.labels, clusters.n_clusters, evaluation.key)
+        if bad.size == 0:
+            return clusters, 0
+        new, _ = clusters.split(evaluation.split_key, clusters=bad)
+        return new, int(bad.size)
+
+
+class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
+    """Semi-supervised linear SVM (S3VM) by Aggregate and Iterative Disaggregate.
+
+    Solves the transductive S3VM (12) of Park & Klabjan (2016, sec. 3.3): a hyperplane
+    and labels for the unlabeled samples (``y == -1``) minimizing the hinge losses of both.
+    The samples are clustered (labeled positive, labeled negative and unlabeled apart),
+    the aggregated problem (15) is solved to proven optimality as a mixed-integer convex
+    QP by SCIP, and violating clusters are split (Steps 2-3) until the condition of
+    Prop 5 holds or ``max_iter`` aggregated problems have been solved. ``max_iter=1``
+    is the paper's AID1, ``max_iter=5`` its AID5.
+
+    Parameters
+    ----------
+    M_l : float, default=5.0
+        Penalty of the labeled hinge losses (the paper's fixed setting is 5).
+    M_u : float, default=1.0
+        Penalty of the unlabeled hinge losses (the paper's fixed setting is 1).
+    balance : {"constraint", "cost"} or None, default="constraint"
+        Sec. 4.3's technique for unbalanced data: ``"constraint"`` forces the mean
+        unlabeled score to the mean labeled label, ``"cost"`` raises the minority class's
+        ``M_l`` by the class-size ratio, ``None`` uses neither.
+    initial_aggregation_rate : float in (0, 1], default=0.01
+        r^0: each group starts with ``max(10, ceil(r^0 n_group))`` clusters (at most
+        its size). The paper uses 0.01/0.05 for n <= 10,000 and 0.0001/0.0005 above.
+    min_initial_clusters : int, default=10
+        Lower bound on the initial clusters per group; the paper's 10 avoids a
+        meaningless aggregated problem.
+    max_iter : int, default=1
+        Number of aggregated problems solved at most (1 = AID1, the paper's recommended
+        setting; 5 = AID5; larger values run towards the optimality condition).
+    time_limit : float or None, default=None
+        Seconds for the whole run: every solve is limited to what remains, and no new
+        iteration starts after it. On expiry the best solution is returned with a warning.
+    time_limit_per_solve : float or None, default=None
+        Seconds for each MIQP solve (SCIP returns its best solution and gap on expiry).
+    mip_gap : float, default=1e-6
+        Relative gap at which SCIP declares an aggregated problem solved.
+    verbose : int, default=0
+        > 0 prints one line per iteration.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the initial k-means iterations.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    coef_ : ndarray of shape (1, n_features)
+    intercept_ : ndarray of shape (1,)
+    transduction_ : ndarray of shape (n_samples,)
+        Labels of the training samples: the given ones, and for unlabeled samples the
+        Lemma 1 label (the sign of the decision function).
+    objective_ : float
+        E_best: objective (12) of the returned hyperplane.
+    lower_bound_ : float
+        A certified lower bound on the optimum of (12): the labeled-only SVM optimum.
+    optimality_gap_ : float
+        Certified relative gap ``(objective_ - lower_bound_) / objective_`` (also when
+        Prop 5 holds: see Notes).
+    mip_gaps_ : ndarray of shape (n_iter_,)
+        The relative MIP gap of every aggregated solve (also in ``history_``).
+    stop_reason_ : str
+        ``"optimal"`` (the condition of Prop 5 holds), ``"gap"`` (``objective_`` equals
+        the lower bound), ``"max_iter"`` or ``"time_limit"``.
+    history_ : aid_core.AIDHistory
+        One record per iteration (t, |K^t|, r^t, F^t, bound, E^t, E_best, gap, times,
+        labeled training rate, MIP gap, status, nodes, time and big-M of the solve).
+    n_iter_ : int
+    n_clusters_ : int
+        Number of clusters of the returned solution.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Defined only when ``X`` has string feature names.
+
+    See Also
+    --------
+    sklearn.semi_supervised.SelfTrainingClassifier : A heuristic semi-supervised wrapper.
+
+    Notes
+    -----
+    The problem solved is
+
+    .. math::
+
+        \\min_{w, b, d} \\tfrac12 \\|w\\|^2 + M_l \\sum_{i \\in I_l}
+        \\max(0, 1 - y_i (w x_i + b)) + M_u \\sum_{i \\in I_u} \\max(0, 1 - d_i (w x_i + b)),
+        \\quad d \\in \\{-1, 1\\}^{|I_u|},
+
+    and each aggregated problem (15) is the big-M MIQP (14) on the cluster means with
+    weights ``|C_k|``, one binary per unlabeled cluster; M is derived from the data (see
+    the package README). An MIQP is NP-hard: time grows exponentially in the number of
+    unlabeled clusters in the worst case, which is why the paper stops after one or five
+    iterations. Per iteration the work outside the solver is O(n m) (scores, sums).
+
+    The objective of (12) is not convex in ``(w, b)``, so F^t is not a lower bound and is
+    not monotone (the paper says so); ``history_["lower_bound"]`` holds the labeled-only
+    bound instead and the returned solution is the best E^t seen.
+
+    Prop 5 is not a sufficient optimality condition: when it holds, E^T = F^T (Lemma 2),
+    but an unlabeled cluster whose members lie on one side of the returned hyperplane
+    may straddle the optimal one, where its aggregated loss overestimates the members'
+    losses, so F^T can exceed E^*. The tests show an instance (AID stops by Prop 5 with
+    every MIQP proven optimal, E^T 0.24% above the brute-force optimum). A stop by Prop
+    5 is therefore reported as ``stop_reason_ = "optimal"`` as in the paper, but
+    ``optimality_gap_`` stays the certified gap.
+
+    References
+    ----------
+    Y. W. Park and D. Klabjan, "Iterative Aggregation and Disaggregation Algorithm for
+    Machine Learning Problems", 2016, sec. 3.3 and 4.3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aid_models import AIDS3VMClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.r_[rng.normal(-2, 1, (30, 2)), rng.normal(2, 1, (30, 2))]
+    >>> y = np.full(60, -1)
+    >>> y[[0, 1, 30, 31]] = [0, 0, 1, 1]
+    >>> clf = AIDS3VMClassifier(random_state=0).fit(X, y)
+    >>> float(np.mean(clf.transduction_ == np.repeat([0, 1], 30)))
+    1.0
+    """
+
+    _parameter_constraints: dict = {
+        "M_l": [Interval(Real, 0.0, None, closed="neither")],
+        "M_u": [Interval(Real, 0.0, None, closed="neither")],
+        "balance": [None, StrOptions({"constraint", "cost"})],
+        "initial_aggregation_rate": [Interval(Real, 0.0, 1.0, closed="right")],
+        "min_initial_clusters": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "time_limit": [None, Interval(Real, 0.0, None, closed="neither")],
+        "time_limit_per_solve": [None, Interval(Real, 0.0, None, closed="neither")],
+        "mip_gap": [Interval(Real, 0.0, None, closed="left")],
+        "verbose": ["verbose"],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        *,
+        M_l=5.0,
+        M_u=1.0,
+        balance="constraint",
+        initial_aggregation_rate=0.01,
+        min_initial_clusters=10,
+        max_iter=1,
+        time_limit=None,
+        time_limit_per_solve=None,
+        mip_gap=1e-6,
+        verbose=0,
+        random_state=None,
+    ):
+        self.M_l = M_l
+        self.M_u = M_u
+        self.balance = balance
+        self.initial_aggregation_rate = initial_aggregation_rate
+        self.min_initial_clusters = min_initial_clusters
+        self.max_iter = max_iter
+        self.time_limit = time_limit
+        self.time_limit_per_solve = time_limit_per_solve
+        self.mip_gap = mip_gap
+        self.verbose = verbose
+        self.random_state = random_state
+
+    @fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Fit the S3VM by AID.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two class labels; ``-1`` marks an unlabeled sample. At least one labeled
+            sample of each class and one unlabeled sample are required.
+
+        Returns
+        -------
+        self : AIDS3VMClassifier
+        """
+        X, y = validate_data(self, X, y, dtype=[np.float64, np.float32])
+        classes, y_signed, unlabeled = split_semi_supervised(y)
+        self.classes_ = classes
+        if isinstance(self.random_state, np.random.RandomState):
+            seed = self.random_state.randint(np.iinfo(np.int32).max)
+        else:
+            seed = self.random_state
+        start = time.perf_counter()
+        deadline = None if self.time_limit is None else start + self.time_limit
+        problem = _S3VMProblem(self, y_signed, deadline)
+        result = _run_aid(
+            problem,
+            as_data_source(X, y_signed.astype(np.float64)),
+            gap_tol=0.0,
+            max_iter=self.max_iter,
+            time_limit=self.time_limit,
+            verbose=self.verbose,
+            random_state=seed,
+        )
+        params = result.solution.params
+        w, b = params["w"], params["b"]
+        self.coef_ = w[None, :].copy()
+        self.intercept_ = np.array([b])
+        scores = np.asarray(X @ w, dtype=np.float64) + b
+        d = lemma1_labels(scores)
+        self.transduction_ = np.where(unlabeled, classes[(d > 0).astype(int)], y)
+        self.history_ = result.history
+        self.n_iter_ = result.n_iter
+        self.stop_reason_ = result.stop_reason
+        self.objective_ = float(result.evaluation.objective)
+        self.lower_bound_ = float(result.lower_bound)
+        self.n_clusters_ = int(result.clusters.n_clusters)
+        self.mip_gaps_ = np.array([r.mip_gap for r in problem.solves])
+        # Prop 5 is not a certificate (see Notes), so the gap is always the certified one.
+        self.optimality_gap_ = float(result.gap)
+        unproven = [r.status for r in problem.solves if not r.proven_optimal]
+        if unproven or result.stop_reason == "time_limit":
+            warnings.warn(
+                f"AIDS3VMClassifier stopped on a time limit ({result.stop_reason}; "
+                f"{len(unproven)} of {len(problem.solves)} aggregated solves not proven "
+                f"optimal: {', '.join(sorted(set(unproven))) or 'none'}). Returning the best "
+                f"solution found; optimality_gap_ = {self.optimality_gap_:.3g} against the "
+                "labeled-only lower bound.",
+                SolverLimitWarning,
+                stacklevel=2,
+            )
+        return self
+
+    def decision_function(self, X):
+        """Signed score ``X @ coef_.T + intercept_``; positive means ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
+        return np.asarray(X @ self.coef_[0], dtype=np.float64) + self.intercept_[0]
+
+    def predict(self, X):
+        """Class labels by the sign of :meth:`decision_function` (Lemma 1).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+        """
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
