@@ -1,8 +1,12 @@
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from aid_models import AIDLADRegressor
+from aid_models import AIDSVC, AIDLADRegressor
 
-ESTIMATORS = [AIDLADRegressor(random_state=0)]
+ESTIMATORS = [
+    AIDLADRegressor(random_state=0),
+    AIDSVC(random_state=0),
+    AIDSVC(kernel="rbf", random_state=0),
+]
 
 
 def _expected_failed_checks(estimator):

@@ -1,7 +1,12 @@
 """AID for least absolute deviation regression, SVM (linear and kernel) and semi-supervised SVM."""
 
 from ._lad import AIDLADRegressor, lad_lp
+from ._s3vm import AIDS3VMClassifier
+from ._svc import AIDSVC, aggregated_dual_bound
 
 __version__ = "0.1.0.dev0"
 
-__all__ = ["AIDLADRegressor", "__version__", "lad_lp"]
+__all__ = [
+    "AIDLADRegressor",
+    "AIDS3VMClassifier",
+    "AIDSVC", "__version__", "aggregated_dual_bound", "lad_lp"]
