@@ -9,4 +9,8 @@ __version__ = "0.1.0.dev0"
 __all__ = [
     "AIDLADRegressor",
     "AIDS3VMClassifier",
-    "AIDSVC", "__version__", "aggregated_dual_bound", "lad_lp"]
+    "AIDSVC",
+    "__version__",
+    "aggregated_dual_bound",
+    "lad_lp",
+]
