@@ -62,6 +62,9 @@ class AESVC(ClassifierMixin, BaseEstimator):
         Iteration cap of the SVM solver (None: libsvm's own cap).
     cache_size : float, default=200.0
         libsvm's kernel cache in MB.
+    decision_function_shape : {"ovr", "ovo"}, default="ovr"
+        Multi-class ``decision_function``: one-vs-rest scores built from the pairwise
+        votes (as ``SVC``), whose argmax is the prediction, or the raw pairwise values.
     reuse_representatives : bool, default=True
         Look the representative set up in a process-wide cache keyed on the data and the
         DeriveRS parameters, so fits differing only in ``C`` (a grid search) compute it
@@ -125,8 +128,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
     Multi-class problems are solved one-vs-one: the representatives of each class are
     derived once (DeriveRS segregates classes separately) and each pair of classes is
     trained on its two classes' representatives; prediction is by vote, ties broken
-    by summed confidences as in scikit-learn. ``decision_function`` returns the pairwise
-    values (``SVC``'s ``decision_function_shape="ovo"``).
+    by summed confidences as in scikit-learn.
 
     Complexity: DeriveRS :math:`O(N(\\log_2 \\frac{N}{P} + \\frac{P}{V}) + \\sum V S(A))`
     plus an SVM on :math:`M` samples; memory :math:`O(N + V^2)` per thread; no
@@ -162,6 +164,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "max_iter": [None, Interval(Integral, 1, None, closed="left")],
         "cache_size": [Interval(Real, 0.0, None, closed="neither")],
+        "decision_function_shape": [StrOptions({"ovr", "ovo"})],
         "reuse_representatives": ["boolean"],
         "random_state": ["random_state"],
         "n_jobs": [None, Integral],
@@ -182,6 +185,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         tol=1e-3,
         max_iter=None,
         cache_size=200.0,
+        decision_function_shape="ovr",
         reuse_representatives=True,
         random_state=None,
         n_jobs=None,
@@ -198,6 +202,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         self.tol = tol
         self.max_iter = max_iter
         self.cache_size = cache_size
+        self.decision_function_shape = decision_function_shape
         self.reuse_representatives = reuse_representatives
         self.random_state = random_state
         self.n_jobs = n_jobs
@@ -262,6 +267,10 @@ class AESVC(ClassifierMixin, BaseEstimator):
                 f"AESVC needs samples of at least 2 classes, got one class: {self.classes_[0]!r}."
             )
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
+        if np.unique(y_enc[sw > 0]).size < 2:
+            raise ValueError(
+                "AESVC needs samples of at least 2 classes with positive sample_weight."
+            )
         self._gamma = 1.0 if self.kernel == "linear" else resolve_gamma(self.gamma, X)
         (rep, beta), self.representatives_reused_, self.derive_time_ = self._representatives(
             X, y_enc, None if sample_weight is None else sw
@@ -305,19 +314,12 @@ class AESVC(ClassifierMixin, BaseEstimator):
         self.n_iter_ = np.asarray(n_iters, dtype=np.int64)
         return self
 
-    def decision_function(self, X):
-        """Pairwise decision values ``sum_t y_t alpha_t k(x_t, x) + b``.
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-
-        Returns
-        -------
-        scores : ndarray of shape (n_samples,) or (n_samples, n_classes * (n_classes - 1) / 2)
-            Two classes: positive means ``classes_[1]``. More: one column per pair
-            ``(i, j)``, ``i < j``, positive means class ``j``.
-        """
+    def _pairwise_decision(self, X):
         check_is_fitted(self)
         X = validate_data(
             self, X, accept_sparse="csr", dtype=[np.float64, np.float32], order="C", reset=False
@@ -332,8 +334,42 @@ class AESVC(ClassifierMixin, BaseEstimator):
                 **self._kernel_params(),
                 n_jobs=self.n_jobs,
             )
-        scores = np.asarray(scores, dtype=np.float64) + self.intercept_
-        return scores[:, 0] if self.classes_.size == 2 else scores
+        return np.asarray(scores, dtype=np.float64) + self.intercept_
+
+    def _ovr_scores(self, pairwise):
+        n_classes = self.classes_.size
+        votes = np.zeros((pairwise.shape[0], n_classes))
+        confidence = np.zeros_like(votes)
+        for k, (i, j) in enumerate(itertools.combinations(range(n_classes), 2)):
+            positive = pairwise[:, k] > 0
+            votes[:, j] += positive
+            votes[:, i] += ~positive
+            confidence[:, j] += pairwise[:, k]
+            confidence[:, i] -= pairwise[:, k]
+        # Confidences only break ties: scaled into (-1/3, 1/3) as scikit-learn does.
+        return votes + confidence / (3.0 * (np.abs(confidence) + 1.0))
+
+    def decision_function(self, X):
+        """Decision values: ``sum_t y_t alpha_t k(x_t, x) + b`` per pairwise problem.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,) or (n_samples, n_scores)
+            Two classes: positive means ``classes_[1]``. More classes: one-vs-rest scores
+            (``n_scores = n_classes``, argmax = prediction) with
+            ``decision_function_shape="ovr"``, else one column per pair ``(i, j)``,
+            ``i < j``, positive meaning class ``j``.
+        """
+        pairwise = self._pairwise_decision(X)
+        if self.classes_.size == 2:
+            return pairwise[:, 0]
+        if self.decision_function_shape == "ovo":
+            return pairwise
+        return self._ovr_scores(pairwise)
 
     def predict(self, X):
         """Class labels (one-vs-one vote for more than two classes).
@@ -346,18 +382,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         -------
         y_pred : ndarray of shape (n_samples,)
         """
-        scores = self.decision_function(X)
+        pairwise = self._pairwise_decision(X)
         if self.classes_.size == 2:
-            return self.classes_[(scores > 0).astype(np.intp)]
-        n_classes = self.classes_.size
-        votes = np.zeros((scores.shape[0], n_classes))
-        confidence = np.zeros_like(votes)
-        for k, (i, j) in enumerate(itertools.combinations(range(n_classes), 2)):
-            positive = scores[:, k] > 0
-            votes[:, j] += positive
-            votes[:, i] += ~positive
-            confidence[:, j] += scores[:, k]
-            confidence[:, i] -= scores[:, k]
-        # Confidences only break ties: scaled into (-1/3, 1/3) as scikit-learn does.
-        votes += confidence / (3.0 * (np.abs(confidence) + 1.0))
-        return self.classes_[np.argmax(votes, axis=1)]
+            return self.classes_[(pairwise[:, 0] > 0).astype(np.intp)]
+        return self.classes_[np.argmax(self._ovr_scores(pairwise), axis=1)]

@@ -1,0 +1,177 @@
+"""AESVC: agreement with SVC (epsilon -> 0, Corollary 3), multi-class, reuse, input."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from _reference import kernel_matrix
+from sklearn.datasets import load_iris
+from sklearn.model_selection import GridSearchCV
+from sklearn.svm import SVC
+
+from aesvm import AESVC, clear_representative_cache, representative_cache_info
+
+
+def blobs(n=240, seed=0):
+    rng = np.random.default_rng(seed)
+    centers = rng.normal(scale=2.0, size=(4, 2))
+    labels = rng.integers(0, 4, size=n)
+    X = centers[labels] + rng.normal(size=(n, 2))
+    y = np.where(labels % 2 == 0, 1, -1)
+    flip = rng.random(n) < 0.05
+    return X, np.where(flip, -y, y)
+
+
+def svc_primal(svc, X, y, C):
+    """0.5 ||w||^2 + C sum hinge for a fitted binary SVC, from the full Gram (small n)."""
+    K = kernel_matrix(X, X, "rbf", gamma=svc.gamma)
+    coef = np.zeros(X.shape[0])
+    coef[svc.support_] = svc.dual_coef_[0]
+    f = K @ coef + svc.intercept_[0]
+    y_signed = np.where(y == svc.classes_[1], 1.0, -1.0)
+    return 0.5 * coef @ K @ coef + C * np.maximum(0.0, 1.0 - y_signed * f).sum()
+
+
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+def test_epsilon_zero_matches_svc_objective(C):
+    X, y = blobs(150)
+    aesvc = AESVC(C=C, gamma=0.5, epsilon=0.0, tol=1e-8, group_size=40, subset_size=80)
+    aesvc.fit(X, y)
+    assert aesvc.n_representatives_ == X.shape[0]
+    np.testing.assert_array_equal(aesvc.beta_, 1.0)
+    svc = SVC(C=C, gamma=0.5, tol=1e-8).fit(X, y)
+    reference = svc_primal(svc, X, y, C)
+    assert aesvc.objective_[0] == pytest.approx(reference, rel=1e-6, abs=1e-6)
+    np.testing.assert_allclose(
+        aesvc.decision_function(X), svc.decision_function(X), atol=1e-4 * (1 + C)
+    )
+
+
+@pytest.mark.parametrize("C_paper", [0.5, 2.0, 20.0])
+@pytest.mark.parametrize("epsilon", [1e-3, 1e-2])
+def test_corollary_3_bound(C_paper, epsilon):
+    """F1(w1*) - F2(w2*) <= C sqrt(C epsilon) in the paper's scaling C' = C / N."""
+    X, y = blobs(200, seed=1)
+    n = X.shape[0]
+    C = C_paper / n
+    svc = SVC(C=C, gamma=1.0, tol=1e-8).fit(X, y)
+    F1 = svc_primal(svc, X, y, C)
+    aesvc = AESVC(C=C, gamma=1.0, epsilon=epsilon, tol=1e-8, group_size=50, subset_size=100)
+    F2 = aesvc.fit(X, y).objective_[0]
+    assert aesvc.n_representatives_ < n
+    assert F1 - F2 <= C_paper * np.sqrt(C_paper * epsilon)
+
+
+def test_decision_function_is_the_kernel_expansion():
+    X, y = blobs(200, seed=2)
+    clf = AESVC(C=2.0, gamma=0.7, group_size=50, subset_size=100).fit(X, y)
+    K = kernel_matrix(X, clf.support_vectors_, "rbf", gamma=0.7)
+    expected = K @ clf.dual_coef_[0] + clf.intercept_[0]
+    np.testing.assert_allclose(clf.decision_function(X), expected, atol=1e-10)
+    np.testing.assert_array_equal(clf.predict(X), clf.classes_[(expected > 0).astype(int)])
+    # Support vectors are representatives; |y alpha| <= C beta.
+    pos = np.searchsorted(np.sort(clf.representative_indices_), clf.support_)
+    assert np.isin(clf.support_, clf.representative_indices_).all() and pos.size
+    beta = dict(zip(clf.representative_indices_, clf.beta_, strict=True))
+    caps = np.array([2.0 * beta[i] for i in clf.support_])
+    assert (np.abs(clf.dual_coef_[0]) <= caps + 1e-9).all()
+
+
+def test_fewer_support_vectors_and_close_accuracy_than_svc():
+    X, y = blobs(600, seed=3)
+    X_test, y_test = blobs(600, seed=4)
+    svc = SVC(C=1.0, gamma=0.5).fit(X, y)
+    clf = AESVC(C=1.0, gamma=0.5, group_size=100, subset_size=300).fit(X, y)
+    assert clf.support_.size < svc.support_.size
+    assert abs(clf.score(X_test, y_test) - svc.score(X_test, y_test)) <= 0.02
+
+
+def test_multiclass_one_vs_one_agrees_with_svc():
+    X, y = load_iris(return_X_y=True)
+    svc = SVC(C=1.0, gamma=0.5).fit(X, y)
+    clf = AESVC(C=1.0, gamma=0.5, epsilon=0.0, group_size=30, subset_size=60).fit(X, y)
+    assert clf.dual_coef_.shape == (3, clf.support_.size)
+    assert np.mean(clf.predict(X) == svc.predict(X)) >= 0.98
+    approx = AESVC(C=1.0, gamma=0.5, group_size=30, subset_size=60).fit(X, y)
+    assert approx.n_representatives_ < 150
+    assert approx.score(X, y) >= svc.score(X, y) - 0.03
+    ovo = approx.set_params(decision_function_shape="ovo").decision_function(X)
+    assert ovo.shape == (150, 3)
+    for cls in range(3):
+        assert approx.beta_[y[approx.representative_indices_] == cls].sum() == pytest.approx(50)
+
+
+def test_representatives_reused_across_C_and_in_grid_search():
+    X, y = blobs(120, seed=5)
+    clear_representative_cache()
+    first = AESVC(C=1.0, gamma=0.5, group_size=30, subset_size=60).fit(X, y)
+    second = AESVC(C=8.0, gamma=0.5, group_size=30, subset_size=60).fit(X, y)
+    fresh = AESVC(C=8.0, gamma=0.5, group_size=30, subset_size=60, reuse_representatives=False).fit(
+        X, y
+    )
+    assert not first.representatives_reused_ and second.representatives_reused_
+    np.testing.assert_array_equal(second.representative_indices_, fresh.representative_indices_)
+    np.testing.assert_array_equal(second.beta_, fresh.beta_)
+    np.testing.assert_allclose(second.decision_function(X), fresh.decision_function(X))
+    assert representative_cache_info().misses == 1
+    clear_representative_cache()
+    search = GridSearchCV(
+        AESVC(group_size=30, subset_size=60), {"C": [0.25, 1.0, 4.0], "gamma": [0.5, 2.0]}, cv=3
+    ).fit(X, y)
+    info = representative_cache_info()
+    # One representative set per (fold, gamma) plus the refit on all data.
+    assert info.misses == 3 * 2 + 1
+    assert info.hits == 3 * 3 * 2 - 3 * 2
+    assert search.best_estimator_.representatives_reused_ is False
+
+
+def test_dtypes_and_sparse_input():
+    X, y = blobs(160, seed=6)
+    dense = AESVC(gamma=0.5, tol=1e-9, group_size=40, subset_size=80).fit(X, y)
+    f32 = AESVC(gamma=0.5, group_size=40, subset_size=80).fit(X.astype(np.float32), y)
+    assert f32.support_vectors_.dtype == np.float32
+    assert np.mean(f32.predict(X) == dense.predict(X)) >= 0.98
+    csr = AESVC(gamma=0.5, tol=1e-9, group_size=40, subset_size=80).fit(sp.csr_matrix(X), y)
+    np.testing.assert_array_equal(
+        np.sort(csr.representative_indices_), np.sort(dense.representative_indices_)
+    )
+    # Betas agree to the step-6 QP accuracy (1e-3 epsilon in value), not to round-off.
+    np.testing.assert_allclose(
+        csr.decision_function(sp.csr_matrix(X)), dense.decision_function(X), atol=1e-4
+    )
+
+
+def test_linear_and_poly_kernels():
+    X, y = blobs(160, seed=7)
+    for params in (
+        {"kernel": "linear"},
+        {"kernel": "poly", "degree": 2, "coef0": 1.0, "gamma": 0.5},
+    ):
+        svc = SVC(C=1.0, **params).fit(X, y)
+        clf = AESVC(C=1.0, epsilon=0.0, group_size=40, subset_size=80, **params).fit(X, y)
+        assert np.mean(clf.predict(X) == svc.predict(X)) >= 0.98
+
+
+@pytest.mark.parametrize(
+    ("params", "match"),
+    [
+        ({"epsilon": -1e-3}, "epsilon"),
+        ({"group_size": 1}, "group_size"),
+        ({"C": 0.0}, "C"),
+        ({"segregation": "fls3"}, "segregation"),
+        ({"subset_size": 10, "group_size": 20}, "subset_size"),
+    ],
+)
+def test_bad_parameters(params, match):
+    X, y = blobs(40)
+    with pytest.raises(ValueError, match=match):
+        AESVC(**params).fit(X, y)
+
+
+def test_bad_data():
+    X, y = blobs(40)
+    with pytest.raises(ValueError, match="class"):
+        AESVC().fit(X, np.zeros(40))
+    bad = X.copy()
+    bad[0, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        AESVC().fit(bad, y)
