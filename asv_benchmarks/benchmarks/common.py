@@ -143,8 +143,16 @@ class Estimator(ABC):
         return float(self.estimator.score(self.X_val, self.y_val))
 
 
-class Predictor:
-    """Prediction benchmarks; ``setup`` must provide ``self.estimator`` and ``self.X``."""
+class Predictor(ABC):
+    """Prediction benchmarks; ``setup`` must provide ``self.estimator`` and ``self.X``.
+
+    Combined with :class:`Estimator`, whose ``setup`` loads the fitted estimator. The
+    abstract method keeps asv from collecting this mixin as a benchmark of its own.
+    """
+
+    @abstractmethod
+    def make_estimator(self, params):
+        """Return an unfitted estimator."""
 
     def time_predict(self, *args):
         self.estimator.predict(self.X)

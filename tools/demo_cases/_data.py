@@ -10,7 +10,14 @@ import numpy as np
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 
-from svmcore.datasets import load_bundled, make_blob_mixture, make_lad_set_a, make_sparse_text
+from svmcore.datasets import (
+    load_bundled,
+    make_blob_mixture,
+    make_g241c,
+    make_lad_set_a,
+    make_noisy_sinc,
+    make_sparse_text,
+)
 
 
 @dataclass(frozen=True)
@@ -43,4 +50,20 @@ def default_data(size):
     splits.append(_split("sparse_text", X, y, scale=False))
     X, y = make_lad_set_a(n, 10, random_state=0)
     splits.append(_split("lad_set_a", X, y, scale=False))
+    X, y = make_noisy_sinc({"quick": 600, "full": 4000}[size], noise=0.1, random_state=0)
+    splits.append(_split("sinc", X, y, scale=False))
+    # the semi-supervised set: classes {0, 1}, so that -1 can mark unlabeled samples
+    X, y = make_g241c({"quick": 600, "full": 1500}[size], 241, random_state=0)
+    splits.append(_split("g241c", X, (y + 1) // 2, scale=False))
     return {s.name: s for s in splits}
+
+
+def hide_labels(y, n_labeled, random_state=0):
+    """A copy of ``y`` with all but ``n_labeled`` (stratified) labels set to -1."""
+    rng = np.random.default_rng(random_state)
+    keep = np.concatenate(
+        [rng.choice(np.flatnonzero(y == c), n_labeled // 2, replace=False) for c in (0, 1)]
+    )
+    y_semi = np.full_like(y, -1)
+    y_semi[keep] = y[keep]
+    return y_semi
