@@ -44,7 +44,8 @@ def classification(n_samples, n_features, dtype="float64", random_state=0):
     """``(X, X_val, y, y_val)``: two noisy Gaussian classes with labels in {-1, +1}."""
     rng = np.random.default_rng(random_state)
     y = np.where(rng.random(n_samples) < 0.5, -1, 1)
-    centres = rng.standard_normal((2, n_features))
+    # centres about 2 apart whatever the dimension: overlapping classes (accuracy ~0.85)
+    centres = rng.standard_normal((2, n_features)) * (1.5 / np.sqrt(n_features))
     X = centres[(y + 1) // 2] + rng.standard_normal((n_samples, n_features))
     X = X.astype(dtype)
     return tuple(train_test_split(X, y, test_size=0.2, random_state=0))
