@@ -16,8 +16,10 @@ from aid_core import run_aid as _run_aid
 from svmcore.clustering import Clusters, kmeans_one_iteration
 from svmcore.solvers import SolverLimitWarning
 from svmcore.validation import (
+    UNLABELED,
     Interval,
     StrOptions,
+    check_classification_targets,
     check_is_fitted,
     fit_context,
     split_semi_supervised,
@@ -25,7 +27,7 @@ from svmcore.validation import (
 )
 
 from ._s3vm_miqp import solve_aggregated_miqp, weighted_svm_qp
-from ._s3vm_split import lemma1_labels, optimality_key, s3vm_decluster_key, violated
+from ._s3vm_split import lemma1_labels, optimality_key, prop5_violated, s3vm_decluster_key
 
 __all__ = ["AIDS3VMClassifier"]
 
@@ -67,8 +69,9 @@ def s3vm_objective(scores, w, y_signed, M_l, M_u, costs=None):
 
 @dataclass
 class _S3VMEvaluation(Evaluation):
-    """E^t plus the Step 2/3 declustering key (which uses each cluster's ``d_k``)."""
+    """E^t plus the clusters violating Prop 5 and the Step 2/3 key that splits them."""
 
+    violated: np.ndarray | None = None
     split_key: np.ndarray | None = None
 
 
@@ -93,6 +96,8 @@ class _S3VMProblem(AIDProblem):
         # Sec. 3.3: labeled positive, labeled negative and unlabeled are clustered apart,
         # each by one k-means iteration on the original rows (sec. 4).
         for group in (np.flatnonzero(y > 0), np.flatnonzero(y < 0), np.flatnonzero(y == 0)):
+            if group.size == 0:
+                continue
             k = int(
                 min(
                     group.size,
@@ -106,7 +111,7 @@ class _S3VMProblem(AIDProblem):
             labels[group] = offset + kmeans_one_iteration(X_group, k, random_state=rng)
             offset = labels[group].max() + 1
         unl = np.flatnonzero(y == 0)
-        if self.est.balance == "constraint":
+        if self.est.balance == "constraint" and unl.size:
             x_bar = np.asarray(data.take(unl).X, dtype=np.float64).mean(axis=0)
             self.balance = (x_bar, float(y[y != 0].mean()))
         # A certified lower bound on E^*: the unlabeled terms are >= 0, so the labeled-only
@@ -190,6 +195,7 @@ class _S3VMProblem(AIDProblem):
                 "mip_time": res.solve_time,
                 "big_M": float(res.big_M),
             },
+            violated=prop5_violated(scores, y, clusters.labels, clusters.n_clusters),
             split_key=s3vm_decluster_key(scores, y, clusters.labels, solution.params["d"]),
         )
 
@@ -197,7 +203,7 @@ class _S3VMProblem(AIDProblem):
         # Prop 5 decides which clusters violate the condition (Lemma 1 labels); Steps 2(b)
         # and 3(a) split them (cluster labels d_k). With d_k from Lemma 1 on the aggregated
         # entry, every violating cluster has two members with different Step 3 keys.
-        bad = violated(clusters.labels, clusters.n_clusters, evaluation.key)
+        bad = evaluation.violated
         if bad.size == 0:
             return clusters, 0
         new, _ = clusters.split(evaluation.split_key, clusters=bad)
@@ -376,14 +382,27 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
             Two class labels; ``-1`` marks an unlabeled sample. At least one labeled
-            sample of each class and one unlabeled sample are required.
+            sample of each class is required. Without unlabeled samples the problem is
+            the supervised SVM (7) (and ``balance="constraint"`` has nothing to act on).
 
         Returns
         -------
         self : AIDS3VMClassifier
         """
         X, y = validate_data(self, X, y, dtype=[np.float64, np.float32])
-        classes, y_signed, unlabeled = split_semi_supervised(y)
+        check_classification_targets(y)
+        labeled_classes = np.unique(y[y != UNLABELED])
+        if labeled_classes.size > 2:
+            raise ValueError(
+                "Only binary classification is supported: y must hold two labels besides "
+                f"the unlabeled marker -1; got {labeled_classes.size} classes."
+            )
+        if labeled_classes.size < 2:
+            raise ValueError(
+                "AIDS3VMClassifier needs labeled samples of both classes (y == -1 marks "
+                f"unlabeled samples); got {labeled_classes.size} class."
+            )
+        classes, y_signed, unlabeled = split_semi_supervised(y, require_unlabeled=False)
         self.classes_ = classes
         if isinstance(self.random_state, np.random.RandomState):
             seed = self.random_state.randint(np.iinfo(np.int32).max)
@@ -430,6 +449,21 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
             )
         return self
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    @property
+    def _xfail_checks(self):
+        """Scikit-learn checks expected to fail, with the reason (used by the tests)."""
+        return {
+            "check_classifiers_classes": (
+                "uses -1 as a class label, which a semi-supervised estimator reads as "
+                "'unlabeled' (scikit-learn's convention for sklearn.semi_supervised)"
+            ),
+        }
+
     def decision_function(self, X):
         """Signed score ``X @ coef_.T + intercept_``; positive means ``classes_[1]``.
 
@@ -456,4 +490,5 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         -------
         y_pred : ndarray of shape (n_samples,)
         """
+        check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]

@@ -264,13 +264,15 @@ def solve_aggregated_miqp(
     n_nodes = int(model.getNNodes())
 
     # Polish: with SCIP's labels fixed, (15) is a weighted SVM whose exact optimum is no
-    # worse than SCIP's point and removes SCIP's feasibility-tolerance noise.
+    # worse than SCIP's point and removes SCIP's feasibility-tolerance noise. It is a
+    # convex QP of the aggregated size, so it is not time-limited.
     d_lab = lemma1_labels(X_u @ w_val + b_val)
-    w_p, b_p, _ = weighted_svm_qp(
-        X_all, np.r_[y_l, d_lab], cost_all, balance=balance, time_limit=time_limit
-    )
-    obj_p = aggregated_objective(w_p, b_p, X_all, y_all, cost_all)
     obj_s = aggregated_objective(w_val, b_val, X_all, y_all, cost_all)
+    try:
+        w_p, b_p, _ = weighted_svm_qp(X_all, np.r_[y_l, d_lab], cost_all, balance=balance)
+        obj_p = aggregated_objective(w_p, b_p, X_all, y_all, cost_all)
+    except SolverError:
+        obj_p = math.inf
     if obj_s < obj_p:
         w_p, b_p, obj_p = w_val, b_val, obj_s
     d_final = lemma1_labels(X_u @ w_p + b_p)

@@ -13,9 +13,9 @@ __all__ = [
     "labeled_key",
     "lemma1_labels",
     "optimality_key",
+    "prop5_violated",
     "s3vm_decluster_key",
     "unlabeled_key",
-    "violated",
 ]
 
 #: The four unlabeled groups of Step 3(a), in this order: ``++`` (inside the margin of its
@@ -56,7 +56,7 @@ def labeled_key(scores, y) -> np.ndarray:
 
 
 def optimality_key(scores, y_signed) -> np.ndarray:
-    """Per-sample key of Prop 5: a cluster satisfies the condition iff it is uniform.
+    """Per-sample group of Prop 5 with strict sides (an informative key for ``history_``).
 
     Labeled samples (``y_signed = +-1``) get :func:`labeled_key` (0/1); unlabeled ones
     (``y_signed = 0``) get :func:`unlabeled_key` with their Lemma 1 labels (0..3). Clusters
@@ -67,6 +67,27 @@ def optimality_key(scores, y_signed) -> np.ndarray:
     key = labeled_key(scores, y_signed)
     key[unl] = unlabeled_key(scores[unl], lemma1_labels(scores[unl]))
     return key
+
+
+def prop5_violated(scores, y_signed, cluster_labels, n_clusters) -> np.ndarray:
+    """Ids of the clusters violating the condition of Prop 5, ascending.
+
+    A labeled cluster must not hold both a sample with ``1 - y_i s_i > 0`` and one with
+    ``1 - y_i s_i < 0`` (a sample exactly on its margin fits either side: Prop 5's "<= 0"
+    or ">= 0"). An unlabeled cluster must in addition have all scores ``> 0`` or all
+    ``<= 0`` (so one Lemma 1 label ``d_i``), with ``1 - d_i s_i`` likewise of one sign.
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    y_signed = np.asarray(y_signed)
+    cluster_labels = np.asarray(cluster_labels)
+    unl = y_signed == 0
+    d = np.where(unl, lemma1_labels(scores), y_signed)
+    h = 1.0 - d * scores
+    inside = np.bincount(cluster_labels, weights=h > 0.0, minlength=n_clusters) > 0
+    outside = np.bincount(cluster_labels, weights=h < 0.0, minlength=n_clusters) > 0
+    positive = np.bincount(cluster_labels, weights=unl & (scores > 0.0), minlength=n_clusters)
+    nonpos = np.bincount(cluster_labels, weights=unl & (scores <= 0.0), minlength=n_clusters)
+    return np.flatnonzero((inside & outside) | ((positive > 0) & (nonpos > 0)))
 
 
 def s3vm_decluster_key(scores, y_signed, cluster_labels, cluster_d) -> np.ndarray:
@@ -88,14 +109,3 @@ def s3vm_decluster_key(scores, y_signed, cluster_labels, cluster_d) -> np.ndarra
     d = np.asarray(cluster_d)[np.asarray(cluster_labels)[unl]]
     key[unl] = unlabeled_key(scores[unl], d)
     return key
-
-
-def violated(cluster_labels, n_clusters, key) -> np.ndarray:
-    """Ids of the clusters whose members do not share one ``key`` value, ascending."""
-    cluster_labels = np.asarray(cluster_labels)
-    key = np.asarray(key)
-    lo = np.full(n_clusters, np.iinfo(np.int64).max)
-    hi = np.full(n_clusters, np.iinfo(np.int64).min)
-    np.minimum.at(lo, cluster_labels, key)
-    np.maximum.at(hi, cluster_labels, key)
-    return np.flatnonzero(lo != hi)

@@ -1,0 +1,186 @@
+"""AIDS3VMClassifier: Prop 5 against brute force on the original data, limits, input checks."""
+
+import warnings
+
+import numpy as np
+import pytest
+from _s3vm_brute import brute_force, s3vm_objective_loops
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.svm import SVC
+
+from aid_models import AIDS3VMClassifier
+from svmcore.solvers import SolverLimitWarning
+
+
+def _tiny(seed, n_l=12, n_u=8):
+    """Two labeled classes and u <= 12 unlabeled points in m = 2 dimensions."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n_l + n_u, 2))
+    ys = np.r_[np.tile([1, -1], n_l // 2), np.zeros(n_u, dtype=int)]
+    X[ys > 0] += 1.0
+    X[n_l:][rng.random(n_u) < 0.5] += 1.0
+    y = np.where(ys == 0, -1, (ys > 0).astype(int))
+    return X, y, ys
+
+
+def _global_optimum(X, ys, M_l, M_u, balance):
+    lab, unl = ys != 0, ys == 0
+    bal = (X[unl].mean(axis=0), ys[lab].mean()) if balance == "constraint" else None
+    value, w, b, _ = brute_force(
+        X[lab], ys[lab].astype(float), np.full(lab.sum(), M_l), X[unl], np.full(unl.sum(), M_u), bal
+    )
+    return value
+
+
+def _fit_to_the_end(X, y, seed, balance):
+    clf = AIDS3VMClassifier(
+        M_l=1.0, M_u=0.5, balance=balance, max_iter=50, min_initial_clusters=2, random_state=seed
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SolverLimitWarning)
+        return clf.fit(X, y)
+
+
+@pytest.mark.parametrize(("seed", "balance"), [(0, None), (2, None), (3, None), (0, "constraint")])
+def test_stop_by_prop5_reaches_the_brute_force_optimum(seed, balance):
+    X, y, ys = _tiny(seed)
+    clf = _fit_to_the_end(X, y, seed, balance)
+    assert clf.stop_reason_ == "optimal"
+    assert clf.n_iter_ > 1  # the run really aggregated and declustered
+    last = clf.history_[-1]
+    # Lemma 2: at a stop by Prop 5 the aggregated and original objectives coincide.
+    assert last["E"] == pytest.approx(last["F"], rel=1e-9)
+    assert clf.objective_ == pytest.approx(_global_optimum(X, ys, 1.0, 0.5, balance), rel=1e-7)
+
+
+def test_prop5_is_not_sufficient_counterexample():
+    # Every aggregated MIQP is solved to proven optimality and Prop 5 holds at the end,
+    # E^T = F^T, yet E^T exceeds the brute-force optimum of (12): an unlabeled cluster of
+    # the final partition straddles the optimal hyperplane (see the package README).
+    X, y, ys = _tiny(1)
+    clf = _fit_to_the_end(X, y, 1, None)
+    assert clf.stop_reason_ == "optimal"
+    assert all(rec["mip_status"] in ("optimal", "gaplimit") for rec in clf.history_)
+    assert clf.history_[-1]["E"] == pytest.approx(clf.history_[-1]["F"], rel=1e-9)
+    e_star = _global_optimum(X, ys, 1.0, 0.5, None)
+    assert clf.objective_ > e_star * (1 + 1e-3)
+    # The certified gap stays honest: it is measured against a true lower bound.
+    assert clf.lower_bound_ <= e_star <= clf.objective_
+    assert clf.optimality_gap_ >= (clf.objective_ - e_star) / clf.objective_
+
+
+@pytest.mark.parametrize("balance", [None, "constraint", "cost"])
+def test_fitted_attributes_are_consistent(balance):
+    X, y, ys = _tiny(4, n_l=10, n_u=40)
+    clf = AIDS3VMClassifier(balance=balance, max_iter=3, random_state=0).fit(X, y)
+    w, b = clf.coef_[0], clf.intercept_[0]
+    n_neg, n_pos = np.sum(ys < 0), np.sum(ys > 0)
+    c_neg = c_pos = clf.M_l
+    if balance == "cost":
+        c_neg, c_pos = clf.M_l * max(1, n_pos / n_neg), clf.M_l * max(1, n_neg / n_pos)
+    ref = s3vm_objective_loops(X, ys, w, b, c_neg, c_pos, clf.M_u)
+    assert clf.objective_ == pytest.approx(ref, rel=1e-12)
+    assert clf.objective_ == min(rec["E"] for rec in clf.history_)
+    assert clf.lower_bound_ <= clf.objective_
+    assert clf.n_iter_ == len(clf.history_) == len(clf.mip_gaps_) <= 3
+    assert all("mip_gap" in rec and "mip_status" in rec for rec in clf.history_)
+    labeled = ys != 0
+    assert np.array_equal(clf.transduction_[labeled], y[labeled])
+    assert np.array_equal(clf.transduction_[~labeled], clf.predict(X[~labeled]))
+    if balance == "constraint":
+        mean_score = np.mean(X[~labeled] @ w + b)
+        assert mean_score == pytest.approx(np.mean(ys[labeled]), abs=1e-7)
+
+
+def test_lower_bound_is_the_labeled_only_svm():
+    X, y, ys = _tiny(5, n_l=10, n_u=30)
+    clf = AIDS3VMClassifier(balance=None, random_state=0).fit(X, y)
+    lab = ys != 0
+    svc = SVC(kernel="linear", C=clf.M_l, tol=1e-10).fit(X[lab], ys[lab])
+    w, b = svc.coef_[0], svc.intercept_[0]
+    ref = 0.5 * w @ w + clf.M_l * np.maximum(0, 1 - ys[lab] * (X[lab] @ w + b)).sum()
+    assert clf.lower_bound_ == pytest.approx(ref, rel=1e-6)
+
+
+def test_fully_labeled_data_gives_the_supervised_svm_optimum():
+    # Without unlabeled samples (12) is the SVM (7), for which the condition is Prop 3's.
+    X, y, ys = _tiny(6, n_l=40, n_u=0)
+    clf = AIDS3VMClassifier(
+        M_l=1.0, max_iter=50, min_initial_clusters=3, balance=None, random_state=0
+    ).fit(X, y)
+    assert clf.stop_reason_ == "optimal"
+    svc = SVC(kernel="linear", C=1.0, tol=1e-10).fit(X, ys)
+    w, b = svc.coef_[0], svc.intercept_[0]
+    ref = 0.5 * w @ w + np.maximum(0, 1 - ys * (X @ w + b)).sum()
+    assert clf.objective_ == pytest.approx(ref, rel=1e-6)
+
+
+def test_reproducible_with_random_state():
+    X, y, _ = _tiny(7, n_l=10, n_u=40)
+    a = AIDS3VMClassifier(random_state=3).fit(X, y)
+    b = AIDS3VMClassifier(random_state=3).fit(X, y)
+    assert np.array_equal(a.coef_, b.coef_) and np.array_equal(a.intercept_, b.intercept_)
+
+
+def _hard_instance():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(320, 10))
+    y = np.full(320, -1)
+    y[:20] = np.tile([0, 1], 10)
+    return X, y
+
+
+def test_time_limit_per_solve_returns_best_solution_with_gap_and_warning():
+    X, y = _hard_instance()
+    clf = AIDS3VMClassifier(
+        max_iter=2, min_initial_clusters=150, time_limit_per_solve=0.05, random_state=0
+    )
+    with pytest.warns(SolverLimitWarning, match="time limit"):
+        clf.fit(X, y)
+    assert any(rec["mip_status"] == "timelimit" for rec in clf.history_)
+    assert 0.0 < clf.optimality_gap_ <= 1.0
+    assert np.all(np.isfinite(clf.mip_gaps_)) and clf.mip_gaps_.max() > 0
+    assert clf.objective_ == min(rec["E"] for rec in clf.history_)
+
+
+def test_total_time_limit_stops_the_loop():
+    X, y = _hard_instance()
+    clf = AIDS3VMClassifier(max_iter=50, min_initial_clusters=150, time_limit=0.2, random_state=0)
+    with pytest.warns(SolverLimitWarning):
+        clf.fit(X, y)
+    assert clf.stop_reason_ == "time_limit"
+    assert clf.n_iter_ < 50
+    assert 0.0 < clf.optimality_gap_ <= 1.0
+
+
+def test_input_errors_name_the_problem():
+    X, y, _ = _tiny(0)
+    with pytest.raises(ValueError, match="both classes"):
+        AIDS3VMClassifier().fit(X, np.where(y == 0, -1, y))
+    with pytest.raises(ValueError, match="Only binary"):
+        AIDS3VMClassifier().fit(X, np.where(y == -1, -1, np.arange(y.size) % 3))
+    X_nan = X.copy()
+    X_nan[0, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        AIDS3VMClassifier().fit(X_nan, y)
+    with pytest.raises(ValueError, match="balance"):
+        AIDS3VMClassifier(balance="both").fit(X, y)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    name=st.sampled_from(["M_l", "M_u", "initial_aggregation_rate", "mip_gap", "time_limit"]),
+    value=st.floats(max_value=0.0, allow_nan=False) | st.floats(min_value=1.5, max_value=1e9),
+)
+def test_bad_parameters_raise_naming_the_parameter(name, value):
+    X, y, _ = _tiny(0)
+    bad = (
+        (value <= 0 and name != "mip_gap")
+        or (value < 0)
+        or (name == "initial_aggregation_rate" and value > 1)
+    )
+    if not bad:
+        return
+    with pytest.raises(ValueError, match=name):
+        AIDS3VMClassifier(**{name: value}).fit(X, y)
