@@ -202,7 +202,13 @@ def solve_aggregated_miqp(
     -------
     MIQPResult
     """
-    import pyscipopt
+    try:
+        import pyscipopt
+    except ImportError as exc:
+        raise ImportError(
+            "The S3VM aggregated problem is solved by SCIP: install pyscipopt "
+            "(pip install 'aid-lad-svm-s3vm[s3vm]')."
+        ) from exc
 
     start = time.perf_counter()
     K_l, m = X_l.shape
