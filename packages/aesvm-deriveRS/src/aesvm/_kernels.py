@@ -212,11 +212,12 @@ _N_NEAR = 24
 
 
 @jit
-def _check_point(G, i, idx, m, mu, g, c, eps, tol, max_iter, full):
+def _check_point(G, i, idx, m, mu, g, c, work, eps, tol, max_iter, full):
     """CheckPoint(x_i, idx[:m]): (value <= eps, value); ``mu[:m]`` holds the weights.
 
     Decision mode (``full=False``) stops as soon as the answer is certain; ``full=True``
-    solves to ``tol`` unless the optimum is certified above ``eps``.
+    solves to ``tol`` unless the optimum is certified above ``eps``. ``work`` is scratch
+    space of shape (4, n).
     """
     for s in range(m):
         c[s] = G[i, idx[s]]
@@ -224,22 +225,31 @@ def _check_point(G, i, idx, m, mu, g, c, eps, tol, max_iter, full):
     accept = -np.inf if full else eps
     warm = False
     if m > 2 * _N_NEAR:
-        dist = np.empty(m)
+        # The _N_NEAR members nearest to x_i, found in O(m) through one partition.
+        dist = work[0, :m]
         for s in range(m):
             dist[s] = G[idx[s], idx[s]] - 2.0 * c[s]
-        near = np.argsort(dist)[:_N_NEAR]
-        near_idx = idx[near]
-        near_c = c[near]
-        near_mu = np.empty(_N_NEAR)
-        near_g = np.empty(_N_NEAR)
+        cut = np.partition(dist, _N_NEAR - 1)[_N_NEAR - 1]
+        near = np.empty(_N_NEAR, dtype=np.int64)
+        n_near = 0
+        for s in range(m):
+            if dist[s] <= cut and n_near < _N_NEAR:
+                near[n_near] = s
+                n_near += 1
+        near_idx = idx[near[:n_near]]
+        near_c = work[1, :n_near]
+        for s in range(n_near):
+            near_c[s] = c[near[s]]
+        near_mu = work[2, :n_near]
+        near_g = work[3, :n_near]
         value, _, _, _ = solve_simplex_qp(
-            G, near_idx, _N_NEAR, near_c, k, near_mu, near_g, tol, max_iter, accept, np.inf, False
+            G, near_idx, n_near, near_c, k, near_mu, near_g, tol, max_iter, accept, np.inf, False
         )
         if not full and value <= eps:
             return True, value
         for s in range(m):
             mu[s] = 0.0
-        for s in range(_N_NEAR):
+        for s in range(n_near):
             mu[near[s]] = near_mu[s]
         warm = True
     value, gap, n_iter, status = solve_simplex_qp(
@@ -267,6 +277,7 @@ def derive_ae(G, n, eps, tol, fit_tol, max_iter, sphere_tol, gamma_out, residual
     mu = np.empty(n)
     g = np.empty(n)
     c = np.empty(n)
+    work = np.empty((4, n))
     for s in range(n):
         rep_out[s] = False
         residual_out[s] = 0.0
@@ -297,7 +308,7 @@ def derive_ae(G, n, eps, tol, fit_tol, max_iter, sphere_tol, gamma_out, residual
     # Step 3: grow Psi with the points CheckPoint cannot reconstruct from X* u Psi.
     for z in range(n_zeta):
         i = zeta[z]
-        ok, _ = _check_point(Gn, i, idx, m, mu, g, c, eps, tol, max_iter, False)
+        ok, _ = _check_point(Gn, i, idx, m, mu, g, c, work, eps, tol, max_iter, False)
         if not ok:
             idx[m] = i
             m += 1
@@ -315,7 +326,7 @@ def derive_ae(G, n, eps, tol, fit_tol, max_iter, sphere_tol, gamma_out, residual
             if s != p and not dropped[idx[s]]:
                 others[m_other] = idx[s]
                 m_other += 1
-        ok, _ = _check_point(Gn, i, others, m_other, mu, g, c, eps, tol, max_iter, False)
+        ok, _ = _check_point(Gn, i, others, m_other, mu, g, c, work, eps, tol, max_iter, False)
         if not ok:
             rep_out[i] = True
         else:
@@ -331,7 +342,7 @@ def derive_ae(G, n, eps, tol, fit_tol, max_iter, sphere_tol, gamma_out, residual
         i = zeta[z]
         if rep_out[i]:
             continue
-        ok, value = _check_point(Gn, i, idx, m, mu, g, c, eps, fit_tol, max_iter, True)
+        ok, value = _check_point(Gn, i, idx, m, mu, g, c, work, eps, fit_tol, max_iter, True)
         if ok:
             residual_out[i] = max(value, 0.0)
             for s in range(m):
