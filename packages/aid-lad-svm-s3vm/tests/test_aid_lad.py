@@ -34,6 +34,16 @@ def test_optimum_equals_quantile_regressor(seed, fit_intercept):
         assert est.intercept_ == 0.0
 
 
+@pytest.mark.parametrize("lp_method", ["ipm", "simplex"])
+def test_lp_methods_agree_with_warm_default(lp_method):
+    X, y = make_lad_set_a(2000, 5, random_state=11)
+    warm = AIDLADRegressor(gap_tol=0.0, random_state=0).fit(X, y)
+    cold = AIDLADRegressor(gap_tol=0.0, lp_method=lp_method, random_state=0).fit(X, y)
+    assert "(warm)" in warm.history_[1]["note"]
+    assert warm.objective_ == pytest.approx(cold.objective_, rel=1e-9)
+    assert warm.stop_reason_ == cold.stop_reason_ == "optimal"
+
+
 def test_full_data_lp_agrees():
     X, y = make_lad_set_a(800, 3, random_state=5)
     Xi = np.hstack([X, np.ones((len(y), 1))])
