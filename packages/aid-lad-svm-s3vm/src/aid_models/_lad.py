@@ -63,7 +63,7 @@ def lad_lp(X, y, weights=None, *, method="ipm", tol=None, time_limit=None, warm_
         Seconds; a limit raises :class:`svmcore.solvers.SolverError`.
     warm_start : svmcore.solvers.LPBasis or None
         A basis of this LP to start the simplex method from (see
-        :func:`split_basis`); the method is then "simplex".
+        ``split_basis``); the method is then "simplex".
 
     Returns
     -------
@@ -224,7 +224,7 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
     lp_method : {"warm", "ipm", "simplex", "choose"}, default="warm"
         HiGHS method for the aggregated dual LP. "warm": IPM (with crossover) for the
         first LP, then the simplex method started from the previous optimal basis mapped
-        to the split clusters (:func:`split_basis`), measured about 2x faster over a run
+        to the split clusters (``split_basis``), measured about 2x faster over a run
         than IPM every time; the others solve every LP from scratch.
     block_size : int or None, default=None
         Evaluate and re-aggregate over row blocks of this size (bounded memory); None
