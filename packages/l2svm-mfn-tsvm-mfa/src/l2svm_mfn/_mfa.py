@@ -7,7 +7,7 @@ from scipy.special import entr, expit, rel_entr
 
 from svmcore.linalg import cgls, jacobi_preconditioner, line_search
 
-from ._mfn import BIG_EPSILON, SMALL_CG_MAX_ITER
+from ._mfn import BIG_EPSILON, RELATIVE_STOP, SMALL_CG_MAX_ITER, squared_hinge_objective
 
 __all__ = ["MFAResult", "mean_field_annealing", "optimize_p", "optimize_w", "tsvm_objective"]
 
@@ -177,6 +177,8 @@ def optimize_w(
     CGLS sees every unlabeled row once, with target and cost from eq. (14); the
     line search sees the duplicated problem (11): each unlabeled row as a +1 copy
     with cost :math:`\lambda' p_j/u` and a -1 copy with cost :math:`\lambda'(1-p_j)/u`.
+    Stopping as in :func:`l2svm_mfn` (loose first-stage check at
+    :math:`\max(\tau, \epsilon)`, SVMlin's relative objective criterion).
 
     Returns
     -------
@@ -210,6 +212,12 @@ def optimize_w(
     cost[lab] = c_lab
     converged = False
     n_iter = 0
+
+    def dup_objective(w_, o_):
+        o_dup_ = np.concatenate([o_[lab], o_[unl], o_[unl]])
+        return squared_hinge_objective(w_, o_dup_, y_dup, c_dup, lam)
+
+    objective = dup_objective(w, o)
     while n_iter < max_iter:
         n_iter += 1
         lab_active = lab[y[lab] * o[lab] < 1.0]
@@ -239,12 +247,13 @@ def optimize_w(
         lab_is_active = y[lab] * o[lab] < 1.0
         far = np.abs(o[unl]) >= 1.0
         abs_bar = np.abs(o_bar[unl])
+        check = max(tau, epsilon) if epsilon == BIG_EPSILON else tau
         optimal = (
             res.converged
-            and np.all(margin_l[lab_is_active] <= 1.0 + tau)
-            and np.all(margin_l[~lab_is_active] >= 1.0 - tau)
-            and np.all(abs_bar[far] >= 1.0 - tau)
-            and np.all(abs_bar[~far] < 1.0 + tau)
+            and np.all(margin_l[lab_is_active] <= 1.0 + check)
+            and np.all(margin_l[~lab_is_active] >= 1.0 - check)
+            and np.all(abs_bar[far] >= 1.0 - check)
+            and np.all(abs_bar[~far] < 1.0 + check)
         )
         if optimal:
             if epsilon == BIG_EPSILON and tol < BIG_EPSILON:
@@ -258,6 +267,10 @@ def optimize_w(
         delta = line_search(w, w_bar, lam, o_dup, o_bar_dup, y_dup, c_dup)
         w = w + delta * (w_bar - w)
         o = o + delta * (o_bar - o)
+        previous, objective = objective, dup_objective(w, o)
+        if abs(objective - previous) < RELATIVE_STOP * abs(previous):
+            converged = True
+            break
     return w, o, n_iter, converged
 
 

@@ -11,6 +11,9 @@ __all__ = ["MFNResult", "l2svm_mfn", "squared_hinge_objective"]
 #: Table 1's first-stage CGLS tolerance and iteration cap (unseeded start only).
 BIG_EPSILON = 1e-2
 SMALL_CG_MAX_ITER = 10
+#: SVMlin v1.0's relative stopping criterion (RELATIVE_STOP_EPS): stop when a Newton
+#: step changes the objective by less than this fraction. Not in the paper's Table 1.
+RELATIVE_STOP = 1e-9
 
 
 class MFNResult(NamedTuple):
@@ -77,6 +80,7 @@ def l2svm_mfn(
     max_iter=50,
     cg_max_iter=10000,
     preconditioner=None,
+    rel_tol=RELATIVE_STOP,
 ):
     r"""Minimize the weighted squared-hinge objective by L2-SVM-MFN (Table 1).
 
@@ -106,10 +110,20 @@ def l2svm_mfn(
         ``cgitermax`` of the second stage.
     preconditioner : {None, "jacobi"}, default=None
         Jacobi-preconditioned CGLS (beyond the paper); None is Table 2 exactly.
+    rel_tol : float, default=1e-9
+        Also stop (converged) when a line-search step changes the objective by less
+        than ``rel_tol`` relative, as SVMlin v1.0 does; 0 disables it.
 
     Returns
     -------
     result : MFNResult
+
+    Notes
+    -----
+    The optimality check after each CGLS call is Table 1's, with tolerance ``tau``
+    in the final stage; during the loose first stage (:math:`\epsilon = 10^{-2}`) it
+    uses :math:`\max(\tau, \epsilon)`, as SVMlin v1.0 does, since a loose CGLS
+    solution cannot meet :math:`\tau = 10^{-6}` and the stage would not end.
     """
     n = y.shape[0]
     ops = RowProducts(X, intercept)
@@ -128,6 +142,7 @@ def l2svm_mfn(
     n_cg_iter = 0
     converged = False
     n_iter = 0
+    objective = squared_hinge_objective(w, o, y, cost, lam)
     while n_iter < max_iter:
         n_iter += 1
         active = positive & (y * o < 1.0)
@@ -154,10 +169,11 @@ def l2svm_mfn(
         if cg_cap == SMALL_CG_MAX_ITER:
             cg_cap = cg_max_iter
         margins = y * o_bar
+        check = max(tau, epsilon) if epsilon == BIG_EPSILON else tau
         optimal = (
             res.converged
-            and np.all(margins[rows] <= 1.0 + tau)
-            and np.all(margins[positive & ~active] >= 1.0 - tau)
+            and np.all(margins[rows] <= 1.0 + check)
+            and np.all(margins[positive & ~active] >= 1.0 - check)
         )
         record = {
             "iter": n_iter,
@@ -181,6 +197,10 @@ def l2svm_mfn(
         w = w + delta * (w_bar - w)
         o = o + delta * (o_bar - o)
         record["delta"] = delta
-        record["objective"] = squared_hinge_objective(w, o, y, cost, lam)
+        previous, objective = objective, squared_hinge_objective(w, o, y, cost, lam)
+        record["objective"] = objective
         history.append(record)
+        if abs(objective - previous) < rel_tol * abs(previous):
+            converged = True
+            break
     return MFNResult(w, o, n_iter, n_cg_iter, converged, history)

@@ -109,10 +109,13 @@ class MFNClassifier(LinearSVMLinMixin):
     Newton iterations in practice; memory :math:`O(\mathrm{nnz}(X) + n + d)` (no copy
     of ``X``, no :math:`X^TX`; float32 input is kept).
 
-    Deviations: the line search is clipped at :math:`\delta \ge 0` and CGLS stops on
-    an exactly zero residual (guards only); zero-cost samples are left out of the
-    active set; ``preconditioner="jacobi"`` and ``regularize_intercept=False`` are
-    options beyond the paper.
+    Deviations: in the loose first stage the optimality check uses
+    :math:`\max(\tau, \epsilon)`, and a step changing the objective by less than
+    :math:`10^{-9}` relative also stops, as in SVMlin v1.0 (Table 1 read literally
+    rarely leaves its first stage on text-like data); the line search is clipped at
+    :math:`\delta \ge 0` and CGLS stops on an exactly zero residual (guards only);
+    zero-cost samples are left out of the active set; ``preconditioner="jacobi"``
+    and ``regularize_intercept=False`` are options beyond the paper.
 
     References
     ----------

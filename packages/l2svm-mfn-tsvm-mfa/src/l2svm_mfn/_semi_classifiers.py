@@ -210,9 +210,9 @@ class TSVMClassifier(_SemiSupervisedMixin):
     Deviations: Table 4 stops once :math:`\hat\lambda' \ge \lambda'` without a
     round at :math:`\lambda'` itself; like SVMlin v1.0 we cap the last value at
     :math:`\lambda'` and run that round, so the result optimizes (7) at the
-    requested :math:`\lambda'`. Table 4 restarts the first transductive MFN from
-    :math:`w = 0`; we seed it with the labeled solution (seeding every retraining).
-    The number of positive temporary labels is ``round(r * u)``.
+    requested :math:`\lambda'`. The number of positive temporary labels is
+    ``round(r * u)``. Every retraining after the first transductive one (which starts
+    from :math:`w = 0`, as in Table 4) is seeded.
 
     References
     ----------

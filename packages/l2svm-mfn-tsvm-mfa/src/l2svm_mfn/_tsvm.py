@@ -162,9 +162,20 @@ def transductive_mfn(
     n_mfn, n_switched = 1, 0
     lam_hat = min(anneal_start, lam_u)
     last_round = lam_hat >= lam_u
+    seed = None  # Table 4 (and SVMlin) restart the first transductive fit from w = 0
     while True:
         cost[unl] = weight[unl] * lam_hat / n_u
-        res = l2svm_mfn(X, y_hat, cost, lam, intercept=intercept, w0=w, outputs0=o, **mfn_params)
+        res = l2svm_mfn(
+            X,
+            y_hat,
+            cost,
+            lam,
+            intercept=intercept,
+            w0=seed,
+            outputs0=None if seed is None else o,
+            **mfn_params,
+        )
+        seed = res.w
         n_mfn += 1
         history.append(
             {
@@ -192,6 +203,7 @@ def transductive_mfn(
             )
             n_mfn += 1
             w, o = res.w, res.outputs
+            seed = w
             history.append(
                 {
                     "lam_u": lam_hat,
