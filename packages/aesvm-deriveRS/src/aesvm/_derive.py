@@ -22,7 +22,7 @@ __all__ = ["RepresentativeSet", "derive_rs", "fls1", "fls2", "sls"]
 #: Accuracy of every simplex QP (Frank-Wolfe gap, an upper bound on the value's error).
 _QP_TOL = 1e-10
 #: Accuracy of the step-6 solves that give Gamma, relative to epsilon.
-_FIT_RTOL = 1e-3
+_FIT_RTOL = 1e-2
 #: Relative tolerance for "on the surface" of the minimum enclosing ball (SphereSet).
 _SPHERE_RTOL = 1e-8
 
