@@ -157,12 +157,38 @@ class _SVCProblem(AIDProblem):
             )
             n = clusters.n_samples
             M = sp.csr_matrix((w / W[clusters.labels], (np.arange(n), clusters.labels)), (n, K))
-            KM = self._kernel_scores(self.X, M.toarray())
-            KM = KM.reshape(n, K)
+            KM = self._aggregated_kernel(clusters.labels, M)
             Q = np.asarray(M.T @ KM)
             agg["Q"] = 0.5 * (Q + Q.T)
             agg["KM"] = KM
         return agg
+
+    _km_cache = None
+
+    def _aggregated_kernel(self, labels, M):
+        """K(X, X) M, recomputing only the columns of clusters that were just split.
+
+        A cluster that was not split has the same members and weights, hence the same
+        column; late iterations split few clusters, so this costs O(n m |split rows|)
+        instead of O(n^2 m).
+        """
+        n, K = M.shape
+        if self._km_cache is None:
+            KM = self._kernel_scores(self.X, M.toarray()).reshape(n, K)
+        else:
+            old_labels, old_KM = self._km_cache
+            parent = np.empty(K, dtype=np.int64)
+            parent[labels] = old_labels
+            split = np.bincount(parent, minlength=old_KM.shape[1])[parent] > 1
+            KM = np.empty((n, K))
+            KM[:, ~split] = old_KM[:, parent[~split]]
+            fresh = np.flatnonzero(split)
+            if fresh.size:
+                rows = np.flatnonzero(split[labels])
+                V = M[rows][:, fresh].toarray()
+                KM[:, fresh] = self._kernel_scores(self.X[rows], V).reshape(n, fresh.size)
+        self._km_cache = (labels, KM)
+        return KM
 
     # -- aggregated solve --------------------------------------------------------------
     def solve(self, agg, *, attempt=0, previous=None):
