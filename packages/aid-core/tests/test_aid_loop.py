@@ -209,3 +209,20 @@ def test_relative_gap():
     assert relative_gap(0.0, 0.0) == 0.0
     assert relative_gap(10.0, 11.0) == 0.0
     assert math.isinf(relative_gap(0.0, -1.0))
+
+
+def test_violated_clusters_ignores_free_samples():
+    from svmcore.clustering import Clusters
+
+    from aid_core import Evaluation, violated_clusters
+
+    labels = np.array([0, 0, 0, 1, 1, 2, 2])
+    key = np.array([1, 1, 0, 0, 1, 0, 0])
+    free = np.array([False, False, True, False, False, False, False])
+    # Cluster 0 mixes keys only through a free sample; cluster 1 really mixes.
+    ev = Evaluation(0.0, key, free=free)
+    np.testing.assert_array_equal(violated_clusters(labels, 3, ev), [1])
+    np.testing.assert_array_equal(violated_clusters(labels, 3, Evaluation(0.0, key)), [0, 1])
+    new, n_split = MedianProblem().decluster(Clusters(labels), ev)
+    assert n_split == 1 and new.n_clusters == 4
+    assert new.labels[3] != new.labels[4] and new.labels[0] == new.labels[2]
