@@ -11,10 +11,13 @@ from aid_core import (
     ArraySource,
     CertificateWarning,
     ChunkSource,
+    Evaluation,
     as_data_source,
     relative_gap,
     run_aid,
+    violated_clusters,
 )
+from svmcore.clustering import Clusters
 
 
 def _data(n=301, seed=0, weights=False):
@@ -212,10 +215,6 @@ def test_relative_gap():
 
 
 def test_violated_clusters_ignores_free_samples():
-    from svmcore.clustering import Clusters
-
-    from aid_core import Evaluation, violated_clusters
-
     labels = np.array([0, 0, 0, 1, 1, 2, 2])
     key = np.array([1, 1, 0, 0, 1, 0, 0])
     free = np.array([False, False, True, False, False, False, False])
