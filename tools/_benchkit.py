@@ -121,15 +121,15 @@ def _is_number(text: str) -> bool:
 
 
 def format_table(headers: list[str], rows: list[list[str]]) -> str:
-    """Plain-text table with aligned columns (numbers right-aligned)."""
-    widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows, strict=True)]
+    """Plain-text table with aligned columns; all-numeric columns are right-aligned."""
+    columns = list(zip(headers, *rows, strict=True))
+    widths = [max(len(str(x)) for x in col) for col in columns]
+    numeric = [bool(rows) and all(_is_number(str(x)) for x in col[1:]) for col in columns]
 
     def line(cells):
         out = []
-        for cell, width in zip(cells, widths, strict=True):
-            text = str(cell)
-            numeric = _is_number(text)
-            out.append(text.rjust(width) if numeric else text.ljust(width))
+        for cell, width, right in zip(cells, widths, numeric, strict=True):
+            out.append(str(cell).rjust(width) if right else str(cell).ljust(width))
         return "  ".join(out).rstrip()
 
     rule = "  ".join("-" * w for w in widths)
