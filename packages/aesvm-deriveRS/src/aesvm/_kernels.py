@@ -284,7 +284,7 @@ def derive_ae(G, n, eps, tol, fit_tol, max_iter, sphere_tol, gamma_out, residual
         for t in range(n):
             gamma_out[s, t] = 0.0
     # Step 1: SphereSet = points on the surface of the minimum enclosing ball.
-    alpha, radius2, dist2, gap, _, _ = minimum_enclosing_ball(Gn, tol, max_iter)
+    _, radius2, dist2, gap, _, _ = minimum_enclosing_ball(Gn, tol, max_iter)
     # On the surface up to the solver's accuracy (the gap bounds R^2's error).
     threshold = radius2 - max(sphere_tol, 2.0 * gap)
     in_sphere = np.zeros(n, dtype=np.bool_)
