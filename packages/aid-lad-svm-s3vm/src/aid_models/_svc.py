@@ -142,7 +142,7 @@ class _SVCProblem(AIDProblem):
         K = clusters.n_clusters
         X_sum, y_sum, W = cluster_sums(data, clusters.labels, K)
         y_k = np.sign(y_sum)  # clusters are label-pure, so the sign is the label
-        agg = {"y": y_k, "W": W, "labels": clusters.labels}
+        agg = {"y": y_k, "W": W}
         if self.linear:
             agg["X"] = _weighted_means(X_sum, W)
             if self.est._solver_name() == "highs":
