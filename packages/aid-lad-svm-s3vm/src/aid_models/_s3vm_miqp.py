@@ -1,8 +1,9 @@
 """The aggregated S3VM problem (15) as a mixed-integer convex QP, solved to proven optimality.
 
 SCIP (through ``pyscipopt``) solves the big-M form (14) of Bennett and Demiriz on the
-aggregated entries, with the convex term ``0.5 ||w||^2`` moved to a quadratic constraint
-``t >= 0.5 ||w||^2`` (SCIP's objective is linear). Big-M and the variable bounds are derived
+aggregated entries, with ``w`` written in an orthonormal basis of the entries' span and
+the convex term ``0.5 ||w||^2`` moved to separable quadratic constraints
+``t_j >= 0.5 c_j^2`` (SCIP's objective is linear). Big-M and the variable bounds are derived
 from the data (:func:`big_m_bound`). With the labels fixed, (15) is a weighted SVM: HiGHS's
 QP solver gives its exact optimum (:func:`weighted_svm_qp`), used for the lower bound on the
 original problem, for the incumbents and to polish SCIP's answer.
@@ -90,7 +91,7 @@ def aggregated_objective(w, b, X, y, cost):
     return float(0.5 * w @ w + cost @ np.maximum(0.0, 1.0 - margin))
 
 
-def big_m_bound(X_l, y_l, cost_l, X_u, upper):
+def big_m_bound(X_l, y_l, cost_l, X_u, upper, *, balance=None):
     """Bounds ``R >= ||w||``, ``B >= |b|`` and ``M >= 1 + |w x_k + b|`` at every optimum.
 
     Any optimum of (15) has objective <= ``upper`` (the value of a feasible point), so
@@ -98,12 +99,17 @@ def big_m_bound(X_l, y_l, cost_l, X_u, upper):
     <= ``upper`` too: for a cluster of the negative class, ``c_k (1 + w x_k + b) <= upper``
     gives ``b <= upper / c_k - 1 + R ||x_k||``; the positive class bounds ``-b`` alike, so
     ``|b| <= B`` = the larger of the two minima. Then ``|w x_k + b| <= R ||x_k|| + B`` on
-    every unlabeled entry and ``M = 1 + R max_k ||x_k|| + B`` makes the big-M rows of (14)
-    exact on the region that holds all optima.
+    every unlabeled entry and ``M_k = 1 + R ||x_k|| + B`` makes the big-M rows of (14)
+    exact on the region that holds all optima. With the balance constraint
+    ``x_bar w + b = target`` also ``|b| <= |target| + R ||x_bar||``; the smaller bound
+    is used.
 
     Returns
     -------
-    R, B, M : float
+    R, B : float
+    M : ndarray of shape (K_u,)
+        One big-M per unlabeled entry (``1 + R ||x_k|| + B``; the tighter, the stronger
+        the relaxation).
     """
     R = math.sqrt(2.0 * max(upper, 0.0))
     norms_l = np.linalg.norm(X_l, axis=1)
@@ -111,10 +117,13 @@ def big_m_bound(X_l, y_l, cost_l, X_u, upper):
     b_hi = slack[y_l < 0].min()
     b_lo = slack[y_l > 0].min()
     B = max(b_hi, b_lo, 0.0)
-    M = 1.0 + R * float(np.linalg.norm(X_u, axis=1).max(initial=0.0)) + B
+    if balance is not None:
+        B = min(B, abs(float(balance[1])) + R * float(np.linalg.norm(balance[0])))
     # Round-off margin so that the incumbent attaining ``upper`` stays inside the box.
-    pad = 1e-7 * (1.0 + max(R, B, M))
-    return R + pad, B + pad, M + pad
+    pad = 1e-7 * (1.0 + R + B)
+    R, B = R + pad, B + pad
+    M = 1.0 + R * np.linalg.norm(X_u, axis=1) + B
+    return R, B, M
 
 
 @dataclass
@@ -138,7 +147,7 @@ class MIQPResult:
     n_nodes : int
     solve_time : float
     big_M, R, B : float
-        The big-M constant and the bounds on ``||w||`` and ``|b|`` used.
+        The largest big-M constant and the bounds on ``||w||`` and ``|b|`` used.
     """
 
     w: np.ndarray
@@ -172,6 +181,7 @@ def solve_aggregated_miqp(
     incumbents=(),
     time_limit=None,
     mip_gap=1e-6,
+    scip_params=None,
 ):
     """Solve (15): labeled entries with known labels, unlabeled ones with binary labels.
 
@@ -197,6 +207,8 @@ def solve_aggregated_miqp(
         Seconds for SCIP; on expiry the best solution found is returned with its gap.
     mip_gap : float
         SCIP's relative gap limit (``limits/gap``).
+    scip_params : dict or None
+        Further SCIP parameters (name -> value), e.g. ``{"limits/nodes": 1000}``.
 
     Returns
     -------
@@ -220,50 +232,67 @@ def solve_aggregated_miqp(
         raise ValueError("solve_aggregated_miqp needs at least one feasible incumbent (w, b).")
     values = [aggregated_objective(w, b, X_all, y_all, cost_all) for w, b in incumbents]
     best = int(np.argmin(values))
-    w0, b0 = incumbents[best]
-    R, B, M = big_m_bound(X_l, y_l, cost_l, X_u, values[best])
+    # A good incumbent is what makes big-M small (M grows like sqrt(upper bound)).
+    w0, b0, upper = _local_search(
+        *incumbents[best], values[best], X_all, y_l, X_u, cost_all, y_all, balance
+    )
+    R, B, M = big_m_bound(X_l, y_l, cost_l, X_u, upper, balance=balance)
+
+    # An optimal w lies in the span of the aggregated entries (and of x_bar): any other
+    # component raises ||w|| without changing a score. Solving for the coordinates c of
+    # w = V c in an orthonormal basis V of that span (thin SVD) is exact, shrinks the
+    # continuous part from m to rank <= |K^t| variables, and lets 0.5 ||w||^2 = 0.5 ||c||^2
+    # split into one epigraph t_j >= 0.5 c_j^2 per coordinate, which SCIP's outer
+    # approximation handles far better than one m-dimensional quadratic.
+    V = _span_basis(X_all if balance is None else np.vstack([X_all, balance[0]]))
+    P_l, P_u = X_l @ V, X_u @ V
+    r = V.shape[1]
 
     model = pyscipopt.Model("aggregated_s3vm")
     model.hideOutput()
     model.setParam("limits/gap", float(mip_gap))
     if time_limit is not None:
         model.setParam("limits/time", max(float(time_limit), 1e-3))
-    w = [model.addVar(lb=-R, ub=R, name=f"w{j}") for j in range(m)]
+    for name, value in (scip_params or {}).items():
+        model.setParam(name, value)
+    c = [model.addVar(lb=-R, ub=R, name=f"c{j}") for j in range(r)]
     b = model.addVar(lb=-B, ub=B, name="b")
-    t = model.addVar(lb=0.0, name="t")
+    t = [model.addVar(lb=0.0, name=f"t{j}") for j in range(r)]
     xi = [model.addVar(lb=0.0, name=f"xi{k}") for k in range(K_l)]
     d = [model.addVar(vtype="B", name=f"d{k}") for k in range(K_u)]
     ep = [model.addVar(lb=0.0, name=f"ep{k}") for k in range(K_u)]
     en = [model.addVar(lb=0.0, name=f"en{k}") for k in range(K_u)]
-    model.addCons(t >= 0.5 * pyscipopt.quicksum(wj * wj for wj in w))
+    for j in range(r):
+        model.addCons(t[j] >= 0.5 * c[j] * c[j])
 
-    def score(x):
-        return pyscipopt.quicksum(float(x[j]) * w[j] for j in np.flatnonzero(x)) + b
+    def score(p):
+        return pyscipopt.quicksum(float(p[j]) * c[j] for j in np.flatnonzero(p)) + b
 
     for k in range(K_l):
-        model.addCons(float(y_l[k]) * score(X_l[k]) + xi[k] >= 1.0)
+        model.addCons(float(y_l[k]) * score(P_l[k]) + xi[k] >= 1.0)
     for k in range(K_u):
-        s = score(X_u[k])
-        model.addCons(s + ep[k] + M * (1 - d[k]) >= 1.0)
-        model.addCons(ep[k] <= M * d[k])
-        model.addCons(-s + en[k] + M * d[k] >= 1.0)
-        model.addCons(en[k] <= M * (1 - d[k]))
+        s = score(P_u[k])
+        Mk = float(M[k])
+        model.addCons(s + ep[k] + Mk * (1 - d[k]) >= 1.0)
+        model.addCons(ep[k] <= Mk * d[k])
+        model.addCons(-s + en[k] + Mk * d[k] >= 1.0)
+        model.addCons(en[k] <= Mk * (1 - d[k]))
     if balance is not None:
         x_bar, target = balance
-        model.addCons(score(x_bar) == float(target))
+        model.addCons(score(x_bar @ V) == float(target))
     model.setObjective(
-        t
+        pyscipopt.quicksum(t)
         + pyscipopt.quicksum(float(cost_l[k]) * xi[k] for k in range(K_l))
         + pyscipopt.quicksum(float(cost_u[k]) * (ep[k] + en[k]) for k in range(K_u))
     )
-    _add_start(model, w0, b0, X_l, y_l, X_u, (w, b, t, xi, d, ep, en))
+    _add_start(model, V.T @ w0, b0, P_l, y_l, P_u, (c, b, t, xi, d, ep, en))
 
     model.optimize()
     status = model.getStatus()
     if model.getNSols() == 0:
         raise SolverError(f"SCIP found no solution of the aggregated S3VM problem ({status}).")
     sol = model.getBestSol()
-    w_val = np.array([model.getSolVal(sol, wj) for wj in w])
+    w_val = V @ np.array([model.getSolVal(sol, cj) for cj in c])
     b_val = float(model.getSolVal(sol, b))
     scip_obj = float(model.getSolObjVal(sol))
     dual = float(model.getDualbound())
@@ -294,23 +323,55 @@ def solve_aggregated_miqp(
         status=status,
         n_nodes=n_nodes,
         solve_time=time.perf_counter() - start,
-        big_M=M,
+        big_M=float(M.max(initial=0.0)),
         R=R,
         B=B,
     )
 
 
-def _add_start(model, w0, b0, X_l, y_l, X_u, variables):
-    """Give SCIP the incumbent ``(w0, b0)`` with its Lemma 1 labels as a start solution."""
-    w, b, t, xi, d, ep, en = variables
-    s_l = X_l @ w0 + b0
-    s_u = X_u @ w0 + b0
+def _local_search(w, b, value, X, y_l, X_u, cost, y_all, balance, max_rounds=10):
+    """Improve a feasible ``(w, b)``: relabel by Lemma 1, refit the weighted SVM, repeat.
+
+    Each round cannot increase (15) (the QP is optimal for its labels, Lemma 1 optimal
+    for its hyperplane); stops when the labels repeat. Returns ``(w, b, value)``.
+    """
+    labels = None
+    for _ in range(max_rounds):
+        new = lemma1_labels(X_u @ w + b)
+        if labels is not None and np.array_equal(new, labels):
+            break
+        labels = new
+        try:
+            w1, b1, _ = weighted_svm_qp(X, np.r_[y_l, labels], cost, balance=balance)
+        except SolverError:
+            break
+        v1 = aggregated_objective(w1, b1, X, y_all, cost)
+        if v1 >= value:
+            break
+        w, b, value = w1, b1, v1
+    return w, b, value
+
+
+def _span_basis(Z):
+    """Orthonormal basis (m x rank) of the row space of ``Z`` by a thin SVD."""
+    _, S, Vt = np.linalg.svd(Z, full_matrices=False)
+    if S.size == 0 or S[0] == 0.0:
+        return np.zeros((Z.shape[1], 0))
+    keep = S > S[0] * max(Z.shape) * np.finfo(np.float64).eps
+    return Vt[keep].T
+
+
+def _add_start(model, c0, b0, P_l, y_l, P_u, variables):
+    """Give SCIP the incumbent ``(V c0, b0)`` with its Lemma 1 labels as a start solution."""
+    c, b, t, xi, d, ep, en = variables
+    s_l = P_l @ c0 + b0
+    s_u = P_u @ c0 + b0
     sol = model.createSol()
-    for j, wj in enumerate(w):
-        model.setSolVal(sol, wj, float(w0[j]))
+    for j, cj in enumerate(c):
+        model.setSolVal(sol, cj, float(c0[j]))
+        # A relative pad keeps t_j above 0.5 c_j^2 after SCIP's own round-off.
+        model.setSolVal(sol, t[j], 0.5 * float(c0[j]) ** 2 * (1.0 + 1e-9) + 1e-12)
     model.setSolVal(sol, b, float(b0))
-    # A relative pad keeps t above 0.5||w||^2 after SCIP's own round-off.
-    model.setSolVal(sol, t, float(0.5 * w0 @ w0) * (1.0 + 1e-9) + 1e-12)
     for k in range(len(xi)):
         model.setSolVal(sol, xi[k], float(max(0.0, 1.0 - y_l[k] * s_l[k])))
     for k in range(len(d)):
