@@ -19,3 +19,6 @@ METHOD_PACKAGES = {
     "l2svm_mfn": "l2svm-mfn-tsvm-mfa",
     "lpsvr": "lpsvr-decomp",
 }
+
+#: Packages without estimators of their own, and where the main job exercises them.
+COVERED_BY = {"aid_core": "the generic AID loop, run by the aid_models cases"}
