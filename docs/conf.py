@@ -8,7 +8,6 @@ today and follows additions without editing reStructuredText. Warnings are error
 
 import importlib
 import re
-import shutil
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -89,23 +88,39 @@ def _section(title, module_name, names):
 
 
 def _write_api_pages():
-    """One page per package listing its ``__all__`` (and its subpackages' ``__all__``)."""
+    """One page per package listing its ``__all__`` (and its subpackages' ``__all__``).
+
+    Files are rewritten only when their content changes and stale pages (of names no
+    longer exported) are removed one by one, so concurrent builds of the same checkout
+    do not pull files from under each other.
+    """
     out = HERE / "api" / "generated"
-    shutil.rmtree(out, ignore_errors=True)  # pages of names no longer exported must go
-    out.mkdir(parents=True)
+    out.mkdir(parents=True, exist_ok=True)
+    expected = set()
     for import_name, dist, subpackages in API_PACKAGES:
         module = importlib.import_module(import_name)
         title = f"{dist} (``{import_name}``)"
         lines = [title, "=" * len(title), "", f".. automodule:: {import_name}"]
         lines += ["   :no-members:", ""]
         lines += [f"Version {module.__version__}.", ""]
-        top = _public_names(module)
-        if top[0] or top[1] or not subpackages:
-            lines += _section(import_name, import_name, top)
-        for sub in subpackages:
-            name = f"{import_name}.{sub}"
-            lines += _section(name, name, _public_names(importlib.import_module(name)))
-        (out / f"{import_name}.rst").write_text("\n".join(lines), encoding="utf-8")
+        sections = [(import_name, _public_names(module))]
+        sections += [
+            (f"{import_name}.{sub}", _public_names(importlib.import_module(f"{import_name}.{sub}")))
+            for sub in subpackages
+        ]
+        for name, names in sections:
+            if name == import_name and subpackages and not (names[0] or names[1]):
+                continue
+            lines += _section(name, name, names)
+            expected.update(f"{name}.{member}.rst" for member in names[0])
+        page = out / f"{import_name}.rst"
+        expected.add(page.name)
+        text = "\n".join(lines)
+        if not page.exists() or page.read_text(encoding="utf-8") != text:
+            page.write_text(text, encoding="utf-8")
+    for stale in out.glob("*.rst"):
+        if stale.name not in expected:
+            stale.unlink(missing_ok=True)
 
 
 _write_api_pages()
