@@ -126,7 +126,8 @@ def docs(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Quick side-by-side benchmarks against the baseline solvers; prints ratio tables."""
     _install_local(session, PACKAGES, extra=None)
-    session.install(*REFERENCE_TOOLS, "highspy>=1.7")
+    # pyscipopt: the S3VM case's MIQP solver (aid-lad-svm-s3vm[s3vm]).
+    session.install(*REFERENCE_TOOLS, "highspy>=1.7", "pyscipopt>=5.0")
     session.run("python", "tools/bench.py", *session.posargs)
 
 
