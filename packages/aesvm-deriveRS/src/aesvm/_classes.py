@@ -95,8 +95,9 @@ class AESVC(ClassifierMixin, BaseEstimator):
     intercept_ : ndarray of shape (n_classes * (n_classes - 1) / 2,)
         Biases of the pairwise problems.
     objective_ : ndarray of shape (n_classes * (n_classes - 1) / 2,)
-        Primal objective of (2) per pairwise problem, scaled as scikit-learn's
-        (:math:`F_2 \\cdot N / C_{paper}` ... i.e. with penalty ``C * beta_t``).
+        Primal objective (2) of each pairwise problem at the returned solution,
+        :math:`\\frac{1}{2}\\|w\\|^2 + C\\sum_t \\beta_t \\max(0, 1 - y_t f(x_t))`, which is
+        :math:`F_2` since ``C`` is the paper's :math:`C/N`.
     n_iter_ : ndarray of shape (n_classes * (n_classes - 1) / 2,)
         libsvm iterations per pairwise problem.
     representatives_reused_ : bool
