@@ -180,6 +180,7 @@ def gram(
     Returns
     -------
     K : ndarray of shape (len(rows) or n_samples_X, len(cols) or n_samples_Y)
+        The kernel values, in ``X``'s dtype (float32 stays float32).
 
     See Also
     --------
@@ -211,12 +212,17 @@ def kernel_rows(X, rows, *, kernel="rbf", gamma=1.0, degree=3, coef0=1.0, n_jobs
     X : {ndarray, csr_matrix} of shape (n_samples, n_features)
     rows : array-like of int
         Indices of the rows wanted.
-    kernel, gamma, degree, coef0, n_jobs
+    kernel, gamma, degree, coef0, n_jobs : str, float, int, float, int or None
         As in :func:`gram`.
 
     Returns
     -------
     K : ndarray of shape (len(rows), n_samples)
+        ``K(X[rows], X)``.
+
+    See Also
+    --------
+    gram : Any block ``K(X[rows], Y[cols])``.
 
     Examples
     --------
@@ -238,12 +244,18 @@ def kernel_diag(X, *, kernel="rbf", gamma=1.0, degree=3, coef0=1.0):
     Parameters
     ----------
     X : {ndarray, csr_matrix} of shape (n_samples, n_features)
-    kernel, gamma, degree, coef0
+        Data.
+    kernel, gamma, degree, coef0 : str, float, int, float
         As in :func:`gram`.
 
     Returns
     -------
     diag : ndarray of shape (n_samples,)
+        ``k(x_i, x_i)``, in ``X``'s dtype.
+
+    See Also
+    --------
+    kernel_distances : Uses the diagonal for kernel-space distances.
 
     Examples
     --------
@@ -264,13 +276,21 @@ def kernel_distances(
 
     Parameters
     ----------
-    X, Y, rows, cols, kernel, gamma, degree, coef0, n_jobs
+    X, Y : {ndarray, csr_matrix}
+        As in :func:`gram`.
+    rows, cols : array-like of int or None
+        As in :func:`gram`.
+    kernel, gamma, degree, coef0, n_jobs : str, float, int, float, int or None
         As in :func:`gram`.
 
     Returns
     -------
     D : ndarray of shape (len(rows) or n_samples_X, len(cols) or n_samples_Y)
         :math:`\\|\\phi(a) - \\phi(b)\\|^2` for every pair.
+
+    See Also
+    --------
+    gram : The kernel values themselves.
 
     Examples
     --------
@@ -292,10 +312,12 @@ def kernel_matvec(
     Parameters
     ----------
     X : {ndarray, csr_matrix} of shape (n_samples_X, n_features)
+        Rows of the kernel matrix.
     Y : {ndarray, csr_matrix} of shape (n_samples_Y, n_features) or None
-        ``None`` means ``X``.
+        Columns of the kernel matrix; ``None`` means ``X``.
     V : array-like of shape (n_samples_Y,) or (n_samples_Y, k)
-    kernel, gamma, degree, coef0
+        Vector(s) to multiply.
+    kernel, gamma, degree, coef0 : str, float, int, float
         As in :func:`gram`.
     block_size : int, default=None
         Rows of ``X`` per block; by default about 4M kernel entries per block.
@@ -305,7 +327,7 @@ def kernel_matvec(
     Returns
     -------
     KV : ndarray of shape (n_samples_X,) or (n_samples_X, k)
-        dtype is the promotion of the kernel's dtype and ``V``'s.
+        The product; its dtype is the promotion of the kernel's dtype and ``V``'s.
 
     Notes
     -----

@@ -21,12 +21,42 @@ def check_kernel_params(kernel, gamma, degree, coef0):
     (``linear`` ignores ``gamma``, ``degree`` and ``coef0``; ``rbf`` ignores
     ``degree`` and ``coef0``).
 
+    Parameters
+    ----------
+    kernel : {"linear", "rbf", "poly"}
+        Kernel name.
+    gamma : float
+        Coefficient of ``rbf`` and ``poly`` (> 0).
+    degree : int
+        Degree of ``poly`` (>= 1).
+    coef0 : float
+        Independent term of ``poly``.
+
     Returns
     -------
     kernel : str
+        The kernel name.
     gamma : float
+        ``gamma`` as a float (1.0 for ``linear``).
     degree : int
+        ``degree`` as an int (1 unless ``poly``).
     coef0 : float
+        ``coef0`` as a float (0.0 unless ``poly``).
+
+    Raises
+    ------
+    ValueError, TypeError
+        Naming the offending parameter.
+
+    See Also
+    --------
+    KernelSpec : The same four parameters as a record.
+
+    Examples
+    --------
+    >>> from svmcore.kernels import check_kernel_params
+    >>> check_kernel_params("rbf", 2, 3, 1.0)
+    ('rbf', 2.0, 1, 0.0)
     """
     if not isinstance(kernel, str) or kernel not in KERNELS:
         raise ValueError(f"kernel must be one of {KERNELS}, got {kernel!r}.")
@@ -62,6 +92,10 @@ class KernelSpec:
     coef0 : float, default=1.0
         Independent term of ``poly``.
 
+    See Also
+    --------
+    resolve_gamma : Numeric gamma from ``"scale"``/``"auto"``.
+
     Examples
     --------
     >>> import numpy as np
@@ -80,6 +114,11 @@ class KernelSpec:
     def validate(self):
         """Check the parameters; return ``self`` so calls can be chained.
 
+        Returns
+        -------
+        self : KernelSpec
+            This record, unchanged.
+
         Raises
         ------
         ValueError, TypeError
@@ -89,7 +128,13 @@ class KernelSpec:
         return self
 
     def params(self):
-        """The four keywords as a dict, for ``**`` passing to the kernel functions."""
+        """The four keywords as a dict, for ``**`` passing to the kernel functions.
+
+        Returns
+        -------
+        params : dict
+            ``{"kernel": ..., "gamma": ..., "degree": ..., "coef0": ...}``.
+        """
         return {
             "kernel": self.kernel,
             "gamma": self.gamma,
@@ -113,6 +158,11 @@ def resolve_gamma(gamma, X):
     Returns
     -------
     gamma : float
+        The numeric gamma.
+
+    See Also
+    --------
+    KernelSpec : Kernel parameters as a record.
 
     Examples
     --------
