@@ -92,12 +92,24 @@ CACHE = RepresentativeCache()
 
 
 def clear_representative_cache():
-    """Empty the representative-set cache of :class:`AESVC` and reset its counters."""
+    """Empty the representative-set cache of :class:`AESVC` and reset its counters.
+
+    Examples
+    --------
+    >>> from aesvm import clear_representative_cache
+    >>> clear_representative_cache()
+    """
     CACHE.clear()
 
 
 def representative_cache_info():
     """``CacheInfo(hits, misses, size, maxsize)`` of the representative-set cache.
+
+    Returns
+    -------
+    info : CacheInfo
+        Named tuple: lookups that found a set, lookups that did not, entries held and
+        the LRU's capacity.
 
     Examples
     --------

@@ -61,7 +61,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
     max_iter : int, default=None
         Iteration cap of the SVM solver (None: libsvm's own cap).
     cache_size : float, default=200.0
-        libsvm's kernel cache in MB.
+        Kernel cache of libsvm in MB.
     decision_function_shape : {"ovr", "ovo"}, default="ovr"
         Multi-class ``decision_function``: one-vs-rest scores built from the pairwise
         votes (as ``SVC``), whose argmax is the prediction, or the raw pairwise values.
@@ -382,6 +382,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         Returns
         -------
         y_pred : ndarray of shape (n_samples,)
+            Predicted class labels.
         """
         pairwise = self._pairwise_decision(X)
         if self.classes_.size == 2:

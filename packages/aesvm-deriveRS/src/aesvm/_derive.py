@@ -31,7 +31,7 @@ _SPHERE_RTOL = 1e-8
 class RepresentativeSet:
     """Output of :func:`derive_rs`.
 
-    Attributes
+    Parameters
     ----------
     indices : ndarray of shape (M,)
         Rows of ``X`` forming the representative set :math:`X^*`, in the paper's
@@ -54,6 +54,10 @@ class RepresentativeSet:
     n_repairs : int
         Samples made representative in step 6 because CheckPoint against the final
         :math:`X^*_{q_r}` exceeded ``tol`` (see Notes of :func:`derive_rs`).
+
+    See Also
+    --------
+    derive_rs : Computes it.
     """
 
     indices: np.ndarray

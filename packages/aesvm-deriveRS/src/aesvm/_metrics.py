@@ -45,6 +45,10 @@ def comparison_metrics(
         ``RMSE`` (in accuracy units; the paper's tables print it x 100), ``ETS``, ``OTS``,
         ``ECS``, ``OCS``.
 
+    See Also
+    --------
+    AESVC : The method the paper compares with LIBSVM.
+
     Notes
     -----
     .. math::
