@@ -8,6 +8,10 @@ copying ``X_J`` (no fancy indexing of ``X``) and without densifying CSR input.
 ``X_J^T u`` scatters into the feature dimension, so each thread accumulates a
 contiguous chunk of rows into its own buffer and a serial loop sums the buffers.
 
+Each product is written once as a serial kernel over a range of active rows; the
+parallel kernels run it on one chunk of rows per thread. Products over few stored
+entries call the serial kernel directly: a parallel launch costs more than the work.
+
 The matrix keeps its dtype (float32 is never upcast); the vectors and the
 accumulators are float64, which the iterative solvers need for their stopping rules.
 """
@@ -23,18 +27,22 @@ from ..validation import check_float_array, check_indices
 __all__ = ["RowProducts", "matvec_rows", "rmatvec_rows"]
 
 
-def _csr_matvec_rows_impl(data, indices, indptr, rows, v, out):
-    for k in prange(rows.shape[0]):
+@jit
+def _csr_matvec_range(data, indices, indptr, rows, v, out, start, stop):
+    for k in range(start, stop):
         i = rows[k]
-        acc = 0.0
+        # Accumulating in out[k] rather than a local: with the shared ``reassoc`` flag
+        # LLVM turns a local reduction into gather instructions, 3-4x slower on short
+        # sparse rows; the store keeps the loop scalar.
+        out[k] = 0.0
         for jj in range(indptr[i], indptr[i + 1]):
-            acc += data[jj] * v[indices[jj]]
-        out[k] = acc
+            out[k] += data[jj] * v[indices[jj]]
 
 
-def _dense_matvec_rows_impl(X, rows, v, out):
+@jit
+def _dense_matvec_range(X, rows, v, out, start, stop):
     n_features = X.shape[1]
-    for k in prange(rows.shape[0]):
+    for k in range(start, stop):
         i = rows[k]
         acc = 0.0
         for j in range(n_features):
@@ -42,63 +50,82 @@ def _dense_matvec_rows_impl(X, rows, v, out):
         out[k] = acc
 
 
-def _csr_rmatvec_rows_impl(data, indices, indptr, rows, u, square, buffers, out):
+@jit
+def _csr_rmatvec_range(data, indices, indptr, rows, u, square, start, stop, acc):
     # ``square`` turns the product into sum_k u_k x_{J_k}^2 (elementwise square),
     # the diagonal of X_J^T diag(u) X_J used by the Jacobi preconditioner.
+    for k in range(start, stop):
+        uk = u[k]
+        if uk == 0.0:
+            continue
+        i = rows[k]
+        for jj in range(indptr[i], indptr[i + 1]):
+            val = data[jj]
+            if square:
+                val = val * val
+            acc[indices[jj]] += val * uk
+
+
+@jit
+def _dense_rmatvec_range(X, rows, u, square, start, stop, acc):
+    n_features = X.shape[1]
+    for k in range(start, stop):
+        uk = u[k]
+        if uk == 0.0:
+            continue
+        i = rows[k]
+        for j in range(n_features):
+            val = X[i, j]
+            if square:
+                val = val * val
+            acc[j] += val * uk
+
+
+@jit_parallel
+def _csr_matvec_rows(data, indices, indptr, rows, v, out, n_chunks):
+    m = rows.shape[0]
+    for t in prange(n_chunks):
+        _csr_matvec_range(
+            data, indices, indptr, rows, v, out, t * m // n_chunks, (t + 1) * m // n_chunks
+        )
+
+
+@jit_parallel
+def _dense_matvec_rows(X, rows, v, out, n_chunks):
+    m = rows.shape[0]
+    for t in prange(n_chunks):
+        _dense_matvec_range(X, rows, v, out, t * m // n_chunks, (t + 1) * m // n_chunks)
+
+
+@jit_parallel
+def _csr_rmatvec_rows(data, indices, indptr, rows, u, square, buffers, out):
     n_chunks = buffers.shape[0]
     m = rows.shape[0]
     for t in prange(n_chunks):
         buf = buffers[t]
         buf[:] = 0.0
-        for k in range(t * m // n_chunks, (t + 1) * m // n_chunks):
-            uk = u[k]
-            if uk == 0.0:
-                continue
-            i = rows[k]
-            for jj in range(indptr[i], indptr[i + 1]):
-                val = data[jj]
-                if square:
-                    val = val * val
-                buf[indices[jj]] += val * uk
+        _csr_rmatvec_range(
+            data, indices, indptr, rows, u, square, t * m // n_chunks, (t + 1) * m // n_chunks, buf
+        )
     out[:] = 0.0
     for t in range(n_chunks):
         for j in range(out.shape[0]):
             out[j] += buffers[t, j]
 
 
-def _dense_rmatvec_rows_impl(X, rows, u, square, buffers, out):
+@jit_parallel
+def _dense_rmatvec_rows(X, rows, u, square, buffers, out):
     n_chunks = buffers.shape[0]
     m = rows.shape[0]
-    n_features = X.shape[1]
     for t in prange(n_chunks):
         buf = buffers[t]
         buf[:] = 0.0
-        for k in range(t * m // n_chunks, (t + 1) * m // n_chunks):
-            uk = u[k]
-            if uk == 0.0:
-                continue
-            i = rows[k]
-            for j in range(n_features):
-                val = X[i, j]
-                if square:
-                    val = val * val
-                buf[j] += val * uk
+        _dense_rmatvec_range(X, rows, u, square, t * m // n_chunks, (t + 1) * m // n_chunks, buf)
     out[:] = 0.0
     for t in range(n_chunks):
-        for j in range(n_features):
+        for j in range(out.shape[0]):
             out[j] += buffers[t, j]
 
-
-# Each kernel is compiled twice: parallel, and serial (prange runs as range) for small
-# products, where a parallel launch costs more than the work, above all on a busy machine.
-_csr_matvec_rows = jit_parallel(_csr_matvec_rows_impl)
-_csr_matvec_rows_serial = jit(_csr_matvec_rows_impl)
-_dense_matvec_rows = jit_parallel(_dense_matvec_rows_impl)
-_dense_matvec_rows_serial = jit(_dense_matvec_rows_impl)
-_csr_rmatvec_rows = jit_parallel(_csr_rmatvec_rows_impl)
-_csr_rmatvec_rows_serial = jit(_csr_rmatvec_rows_impl)
-_dense_rmatvec_rows = jit_parallel(_dense_rmatvec_rows_impl)
-_dense_rmatvec_rows_serial = jit(_dense_rmatvec_rows_impl)
 
 #: Products touching fewer stored entries than this run serially.
 PARALLEL_MIN_WORK = 50_000
@@ -140,14 +167,18 @@ class RowProducts:
         """Return ``X[rows] @ v`` (bias included) as a float64 vector of length ``len(rows)``."""
         out = np.empty(rows.shape[0], dtype=np.float64)
         w = v[: self.n_features]
-        parallel = self._parallel(rows)
+        m = rows.shape[0]
         if self.sparse:
             X = self.X
-            kernel = _csr_matvec_rows if parallel else _csr_matvec_rows_serial
-            kernel(X.data, X.indices, X.indptr, rows, w, out)
+            if self._parallel(rows):
+                n_chunks = self._buffers.shape[0]
+                _csr_matvec_rows(X.data, X.indices, X.indptr, rows, w, out, n_chunks)
+            else:
+                _csr_matvec_range(X.data, X.indices, X.indptr, rows, w, out, 0, m)
+        elif self._parallel(rows):
+            _dense_matvec_rows(self.X, rows, w, out, self._buffers.shape[0])
         else:
-            kernel = _dense_matvec_rows if parallel else _dense_matvec_rows_serial
-            kernel(self.X, rows, w, out)
+            _dense_matvec_range(self.X, rows, w, out, 0, m)
         if self.intercept:
             out += v[self.n_features]
         return out
@@ -156,17 +187,19 @@ class RowProducts:
         """Return ``X[rows].T @ u`` (bias entry ``sum(u)`` last); ``square`` squares X first."""
         out = np.empty(self.dim, dtype=np.float64)
         head = out[: self.n_features]
+        m = rows.shape[0]
+        X = self.X
         if self._parallel(rows):
-            buffers = self._buffers
-            csr_kernel, dense_kernel = _csr_rmatvec_rows, _dense_rmatvec_rows
+            if self.sparse:
+                _csr_rmatvec_rows(X.data, X.indices, X.indptr, rows, u, square, self._buffers, head)
+            else:
+                _dense_rmatvec_rows(X, rows, u, square, self._buffers, head)
         else:
-            buffers = self._buffers[:1]
-            csr_kernel, dense_kernel = _csr_rmatvec_rows_serial, _dense_rmatvec_rows_serial
-        if self.sparse:
-            X = self.X
-            csr_kernel(X.data, X.indices, X.indptr, rows, u, square, buffers, head)
-        else:
-            dense_kernel(self.X, rows, u, square, buffers, head)
+            head[:] = 0.0
+            if self.sparse:
+                _csr_rmatvec_range(X.data, X.indices, X.indptr, rows, u, square, 0, m, head)
+            else:
+                _dense_rmatvec_range(X, rows, u, square, 0, m, head)
         if self.intercept:
             out[self.n_features] = u.sum()
         return out
