@@ -121,3 +121,20 @@ def test_derive_ae_matches_naive_highs_version(kernel, params, eps, seed):
     )
     assert tau2.max() <= eps + 1e-9
     np.testing.assert_allclose(residual, np.maximum(tau2, 0), atol=1e-9)
+
+
+@pytest.mark.parametrize(("kernel", "params"), KERNELS[:1] + KERNELS[2:])
+@pytest.mark.parametrize("seed", range(5))
+def test_loose_solve_then_polish_is_exact(kernel, params, seed):
+    """Step 6's CheckPoint: a loose SMO solve finished by the active-set polish."""
+    m = [8, 20, 40, 60, 80][seed]
+    G = instance(seed + 10, m, kernel, params)
+    idx = np.arange(1, m + 1, dtype=np.int64)
+    n = m + 1
+    mu, g, c, work = np.empty(n), np.empty(n), np.empty(n), np.empty((4, n))
+    eps = np.inf  # never rejected: the full solve runs to the end
+    ok, value = _kernels._check_point(G, 0, idx, m, mu, g, c, work, eps, 1e-3, 100_000, True)
+    _, ref = check_point_highs(G, 0, idx)
+    assert ok
+    assert value == pytest.approx(ref, abs=1e-9)
+    assert mu[:m].min() >= 0 and mu[:m].sum() == pytest.approx(1.0, abs=1e-12)

@@ -8,7 +8,9 @@ every iterate feasible. The Frank-Wolfe gap :math:`g^T\\mu - \\min_s g_s` bounds
 :math:`f(\\mu) - f^*` from above, so CheckPoint can stop as soon as its answer is certain:
 TRUE once :math:`f(\\mu) \\le \\epsilon` (a feasible point already reaches the threshold) and
 FALSE once :math:`f(\\mu) - \\text{gap} > \\epsilon` (even the optimum is above it). The
-decision is therefore the same as comparing the exact optimum with epsilon.
+decision is therefore the same as comparing the exact optimum with epsilon. Step 6, which
+needs the weights themselves, finishes a loose solve with an exact active-set step
+(:func:`_polish`: the KKT system on the found support).
 """
 
 import numpy as np
@@ -209,6 +211,110 @@ def minimum_enclosing_ball(G, tol, max_iter):
 #: CheckPoint first solves the QP over this many nearest members, then warm-starts the
 #: full QP from that solution (the optimum is supported on near neighbours).
 _N_NEAR = 24
+#: Relative pivot below which the support's KKT system counts as singular.
+_PIVOT_RTOL = 1e-12
+#: Frank-Wolfe gap (relative to k(x, x)) at which a polished solution counts as exact.
+_EXACT_GAP = 1e-12
+
+
+@jit
+def _solve_dense(A, b):
+    """Solve ``A x = b`` in place by Gaussian elimination with partial pivoting.
+
+    Returns False (leaving ``b`` undefined) when a pivot is negligible: the support's
+    Gram block is singular (duplicate or affinely dependent points) and the caller keeps
+    the iterative solution.
+    """
+    n = A.shape[0]
+    scale = 0.0
+    for i in range(n):
+        for j in range(n):
+            scale = max(scale, abs(A[i, j]))
+    for col in range(n):
+        piv = col
+        for r in range(col + 1, n):
+            if abs(A[r, col]) > abs(A[piv, col]):
+                piv = r
+        if abs(A[piv, col]) <= _PIVOT_RTOL * scale:
+            return False
+        if piv != col:
+            for j in range(n):
+                A[col, j], A[piv, j] = A[piv, j], A[col, j]
+            b[col], b[piv] = b[piv], b[col]
+        for r in range(col + 1, n):
+            f = A[r, col] / A[col, col]
+            if f != 0.0:
+                for j in range(col, n):
+                    A[r, j] -= f * A[col, j]
+                b[r] -= f * b[col]
+    for col in range(n - 1, -1, -1):
+        acc = b[col]
+        for j in range(col + 1, n):
+            acc -= A[col, j] * b[j]
+        b[col] = acc / A[col, col]
+    return True
+
+
+@jit
+def _polish(G, idx, m, c, k, mu, g, tol):
+    """Exact optimum from the support of an approximate one (an active-set step).
+
+    Solves the KKT system of the QP restricted to ``{t : mu_t > 0}`` with the simplex
+    equality, drops coordinates that come out non-positive and repeats; the result is
+    kept only if it is feasible, no worse, and its Frank-Wolfe gap is at most ``tol`` (so
+    it is optimal to round-off). Returns ``(value, gap, polished)``; on failure ``mu`` and
+    ``g`` are unchanged.
+    """
+    support = np.empty(m, dtype=np.int64)
+    n_sup = 0
+    for t in range(m):
+        if mu[t] > 0.0:
+            support[n_sup] = t
+            n_sup += 1
+    old_mu = mu[:m].copy()
+    while n_sup > 0:
+        A = np.empty((n_sup + 1, n_sup + 1))
+        b = np.empty(n_sup + 1)
+        for a in range(n_sup):
+            ia = idx[support[a]]
+            for e in range(n_sup):
+                A[a, e] = 2.0 * G[ia, idx[support[e]]]
+            A[a, n_sup] = -1.0
+            A[n_sup, a] = 1.0
+            b[a] = 2.0 * c[support[a]]
+        A[n_sup, n_sup] = 0.0
+        b[n_sup] = 1.0
+        if not _solve_dense(A, b):
+            break
+        n_keep = 0
+        for a in range(n_sup):
+            if b[a] > 0.0:
+                support[n_keep] = support[a]
+                n_keep += 1
+        if n_keep < n_sup:
+            n_sup = n_keep
+            continue
+        for t in range(m):
+            mu[t] = 0.0
+        for a in range(n_sup):
+            mu[support[a]] = b[a]
+        _gradient(G, idx, m, c, mu, g)
+        mug = 0.0
+        cmu = 0.0
+        gmin = np.inf
+        for t in range(m):
+            mug += mu[t] * g[t]
+            cmu += c[t] * mu[t]
+            gmin = min(gmin, g[t])
+        value = 0.5 * mug - cmu + k
+        gap = mug - gmin
+        if gap <= tol:
+            return value, gap, True
+        break
+    for t in range(m):
+        mu[t] = old_mu[t]
+    _gradient(G, idx, m, c, mu, g)
+    return np.inf, np.inf, False
 
 
 @jit
@@ -255,6 +361,12 @@ def _check_point(G, i, idx, m, mu, g, c, work, eps, tol, max_iter, full):
     value, gap, n_iter, status = solve_simplex_qp(
         G, idx, m, c, k, mu, g, tol, max_iter, accept, eps, warm
     )
+    if full and status != STATUS_REJECTED:
+        # Finish exactly: the loose solve has (almost always) found the optimal support.
+        exact, exact_gap, polished = _polish(G, idx, m, c, k, mu, g, _EXACT_GAP * (1.0 + abs(k)))
+        if polished and exact <= value:
+            value = exact
+            status = STATUS_CONVERGED
     # Unresolved at max_iter: only a certified value <= eps counts as TRUE (conservative).
     return value <= eps and status != STATUS_REJECTED, value
 
