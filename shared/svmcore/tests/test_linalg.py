@@ -55,7 +55,7 @@ def _normal_solution(A, y, cost, lam, rows):
 def test_products_match_numpy(sparse, dtype, intercept, n_jobs, size):
     # "large" exceeds PARALLEL_MIN_WORK, so the parallel kernels (per-thread buffers
     # and serial reduction) run; "small" takes the serial path.
-    n, d = (60, 15) if size == "small" else (4000, 60)
+    n, d = (60, 15) if size == "small" else (12000, 100)
     X, _, _, rng = _data(n=n, d=d, dtype=dtype)
     A = _augment(X, intercept)
     rows = np.sort(rng.choice(n, 3 * n // 4, replace=False))

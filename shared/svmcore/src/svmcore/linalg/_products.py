@@ -128,7 +128,7 @@ def _dense_rmatvec_rows(X, rows, u, square, buffers, out):
 
 
 #: Products touching fewer stored entries than this run serially.
-PARALLEL_MIN_WORK = 50_000
+PARALLEL_MIN_WORK = 200_000
 
 
 class RowProducts:
