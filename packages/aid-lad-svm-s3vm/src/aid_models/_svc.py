@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
 
 from aid_core import AggregatedSolution, AIDProblem, Evaluation, as_data_source, cluster_sums
 from aid_core import run_aid as _run_aid
@@ -217,9 +219,14 @@ class _SVCProblem(AIDProblem):
         backend = self._backend(attempt)
         if "Q" in agg:
             return self._solve_qp(agg, tol)
-        res = fit_weighted_svm(
-            agg["X"], y, W, C=est.C, solver=backend, tol=tol, random_state=self.seed
-        )
+        # An iteration cap on the aggregated problem does not invalidate the certificate
+        # (the dual bound below is valid for any feasible duals): record it in the note
+        # instead of warning on every AID iteration.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            res = fit_weighted_svm(
+                agg["X"], y, W, C=est.C, solver=backend, tol=tol, random_state=self.seed
+            )
         Xm = agg["X"]
 
         def quad(v):
@@ -228,7 +235,7 @@ class _SVCProblem(AIDProblem):
 
         D = aggregated_dual_bound(res.dual_coef, y, quad)
         params = {"w": res.coef, "b": res.intercept, "alpha": res.dual_coef}
-        return params, float(res.objective), D, backend
+        return params, float(res.objective), D, backend + ("" if res.converged else " (max_iter)")
 
     def _solve_qp(self, agg, tol):
         est, y, W, Q = self.est, agg["y"], agg["W"], agg["Q"]
