@@ -136,7 +136,7 @@ def test_time_limit_per_solve_returns_best_solution_with_gap_and_warning():
     clf = AIDS3VMClassifier(
         max_iter=2, min_initial_clusters=150, time_limit_per_solve=0.05, random_state=0
     )
-    with pytest.warns(SolverLimitWarning, match="time limit"):
+    with pytest.warns(SolverLimitWarning, match="not proven optimal"):
         clf.fit(X, y)
     assert any(rec["mip_status"] == "timelimit" for rec in clf.history_)
     assert 0.0 < clf.optimality_gap_ <= 1.0
@@ -147,7 +147,7 @@ def test_time_limit_per_solve_returns_best_solution_with_gap_and_warning():
 def test_total_time_limit_stops_the_loop():
     X, y = _hard_instance()
     clf = AIDS3VMClassifier(max_iter=50, min_initial_clusters=150, time_limit=0.2, random_state=0)
-    with pytest.warns(SolverLimitWarning):
+    with pytest.warns(SolverLimitWarning, match="stopped on its time limit"):
         clf.fit(X, y)
     assert clf.stop_reason_ == "time_limit"
     assert clf.n_iter_ < 50

@@ -438,11 +438,17 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         self.optimality_gap_ = float(result.gap)
         unproven = [r.status for r in problem.solves if not r.proven_optimal]
         if unproven or result.stop_reason == "time_limit":
+            reasons = []
+            if result.stop_reason == "time_limit":
+                reasons.append("the run stopped on its time limit")
+            if unproven:
+                reasons.append(
+                    f"{len(unproven)} of {len(problem.solves)} aggregated solves were not "
+                    f"proven optimal ({', '.join(sorted(set(unproven)))})"
+                )
             warnings.warn(
-                f"AIDS3VMClassifier stopped on a time limit ({result.stop_reason}; "
-                f"{len(unproven)} of {len(problem.solves)} aggregated solves not proven "
-                f"optimal: {', '.join(sorted(set(unproven))) or 'none'}). Returning the best "
-                f"solution found; optimality_gap_ = {self.optimality_gap_:.3g} against the "
+                f"AIDS3VMClassifier: {' and '.join(reasons)}. Returning the best solution "
+                f"found; optimality_gap_ = {self.optimality_gap_:.3g} against the "
                 "labeled-only lower bound.",
                 SolverLimitWarning,
                 stacklevel=2,
