@@ -1,6 +1,8 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.svm import SVC
 
 from aid_models import AIDSVC, aggregated_dual_bound
@@ -167,3 +169,34 @@ def test_bad_input(kwargs, case, exc, match):
         X, y = X[:0], y[:0]
     with pytest.raises(exc, match=match):
         AIDSVC(**kwargs).fit(X, y)
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    n=st.integers(6, 40),
+    dup=st.booleans(),
+    seed=st.integers(0, 1000),
+)
+def test_degenerate_data_reaches_the_optimum(n, dup, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-2, 3, size=(n, 2)).astype(float)
+    if dup:
+        X[: n // 2] = X[0]  # many identical rows, possibly with both labels
+    y = np.where(rng.random(n) < 0.5, -1, 1)
+    y[:2] = [-1, 1]
+    C = 0.5
+    _, ref = _svc_reference(X, y, C, kernel="linear")
+    est = AIDSVC(C=C, solver="highs", gap_tol=0.0, random_state=seed).fit(X, y)
+    obj = hinge_objective(est.coef_[0], est.intercept_[0], X, _signed(y, est.classes_), None, C)
+    assert obj == pytest.approx(ref, rel=1e-5, abs=1e-8)
+
+
+def test_budgets_and_callback_stop_early():
+    X, y = make_blob_mixture(1500, 4, random_state=9)
+    one = AIDSVC(C=0.1, gap_tol=0.0, max_iter=1, random_state=0).fit(X, y)
+    assert one.stop_reason_ == "max_iter" and one.n_iter_ == 1
+    assert one.optimality_gap_ > 0 and one.lower_bound_ <= one.objective_
+    timed = AIDSVC(C=0.1, gap_tol=0.0, time_limit=1e-9, random_state=0).fit(X, y)
+    assert timed.stop_reason_ == "time_limit" and timed.n_iter_ == 1
+    cb = AIDSVC(C=0.1, gap_tol=0.0, callback=lambda rec: rec["t"] >= 1, random_state=0)
+    assert cb.fit(X, y).stop_reason_ == "callback" and cb.n_iter_ == 2

@@ -14,7 +14,7 @@ from aid_core import AggregatedSolution, AIDProblem, Evaluation, as_data_source,
 from aid_core import run_aid as _run_aid
 from svmcore.clustering import Clusters, kmeans_one_iteration
 from svmcore.kernels import kernel_matvec, resolve_gamma
-from svmcore.solvers import fit_weighted_svm, optimal_intercept, solve_qp
+from svmcore.solvers import SolverError, fit_weighted_svm, optimal_intercept, solve_qp
 from svmcore.validation import (
     Interval,
     StrOptions,
@@ -36,6 +36,8 @@ _ZERO_RTOL = 1e-9
 # below this fraction of gap_tol, and never below _MIN_SOLVER_TOL.
 _INNER_GAP_FRACTION = 0.1
 _MIN_SOLVER_TOL = 1e-9
+# Relative ridges tried in turn when HiGHS rejects a numerically PSD Gram matrix.
+_QP_RIDGES = (1e-12, 1e-9, 1e-6)
 
 
 def aggregated_dual_bound(alpha, y, quad):
@@ -215,10 +217,20 @@ class _SVCProblem(AIDProblem):
         return AggregatedSolution(params, F, lower_bound=min(D, F), note="; ".join(notes))
 
     def _solve_once(self, agg, tol, attempt):
-        est, y, W = self.est, agg["y"], agg["W"]
-        backend = self._backend(attempt)
         if "Q" in agg:
-            return self._solve_qp(agg, tol)
+            try:
+                return self._solve_qp(agg, tol)
+            except SolverError as exc:
+                if not self.linear:
+                    raise
+                # HiGHS's active-set QP can declare a rank-deficient linear Gram matrix
+                # non-convex; libsvm solves the same aggregated problem (9).
+                params, F, D, what = self._solve_svm(agg, tol, "libsvm")
+                return params, F, D, f"{what} (highs-qp failed: {exc.status})"
+        return self._solve_svm(agg, tol, self._backend(attempt))
+
+    def _solve_svm(self, agg, tol, backend):
+        est, y, W = self.est, agg["y"], agg["W"]
         # An iteration cap on the aggregated problem does not invalidate the certificate
         # (the dual bound below is valid for any feasible duals): record it in the note
         # instead of warning on every AID iteration.
@@ -240,13 +252,24 @@ class _SVCProblem(AIDProblem):
     def _solve_qp(self, agg, tol):
         est, y, W, Q = self.est, agg["y"], agg["W"], agg["Q"]
         K = y.size
-        res = solve_qp(
-            Q * np.outer(y, y),
-            -np.ones(K),
-            A_eq=y[None, :],
-            b_eq=[0.0],
-            bounds=np.column_stack([np.zeros(K), est.C * W]),
-        )
+        H = Q * np.outer(y, y)
+        scale = max(float(np.mean(np.diag(H))), 1.0)
+        # Round-off can leave a PSD Gram matrix with eigenvalues like -1e-16, which HiGHS
+        # rejects as nonconvex: a tiny ridge fixes it. The objective and the bound below
+        # use the exact Q, so the certificate is unaffected; the ridge grows on failure.
+        for ridge in _QP_RIDGES:
+            try:
+                res = solve_qp(
+                    H + ridge * scale * np.eye(K),
+                    -np.ones(K),
+                    A_eq=y[None, :],
+                    b_eq=[0.0],
+                    bounds=np.column_stack([np.zeros(K), est.C * W]),
+                )
+                break
+            except SolverError:
+                if ridge == _QP_RIDGES[-1]:
+                    raise
         alpha = np.clip(res.x, 0.0, est.C * W)
         v = alpha * y
         f = Q @ v
