@@ -1,5 +1,11 @@
-"""Linear-programming support vector regression trained by variable and constraint decomposition (Rivas-Perea & Cota-Ruiz 2013)."""
+"""Linear-programming SVR trained by variable and constraint decomposition.
+
+Rivas-Perea & Cota-Ruiz (2013), with the printed formulation's flaw repaired
+(see the package README).
+"""
+
+from ._estimators import LPSVC, LPSVR
 
 __version__ = "0.1.0.dev0"
 
-__all__ = ["__version__"]
+__all__ = ["LPSVC", "LPSVR", "__version__"]

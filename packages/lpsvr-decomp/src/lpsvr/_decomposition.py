@@ -1,0 +1,321 @@
+"""Variable decomposition (Algorithm 2) and constraint decomposition (Algorithm 3).
+
+Rivas-Perea & Cota-Ruiz (2013), sections 3 and 4, applied to the corrected
+LP of :mod:`lpsvr._lp`. Kernel values are only formed for the working-set
+sub-LPs (|S| x |B| blocks) and streamed in row blocks for the KKT check on
+all N samples (:func:`svmcore.kernels.kernel_matvec`); never N x N unless
+``decomposition="none"``.
+"""
+
+import math
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+
+from svmcore.kernels import gram, kernel_matvec
+
+from ._lp import SubLPSolution, kkt_residuals, solve_svr_lp
+
+__all__ = ["FitResult", "constraint_decomposition", "fit_lp_svr"]
+
+# Zero tests on HiGHS vertex solutions (crossover gives exact zeros for
+# nonbasic variables; these only absorb round-off).
+_ZERO_ALPHA = 1e-12
+_ZERO_DUAL = 1e-9
+
+
+@dataclass
+class FitResult:
+    """Outcome of one LP-SVR fit on N samples."""
+
+    alpha: np.ndarray  # (N,) alpha+ - alpha-
+    b: float
+    mu: np.ndarray  # (N,) row-1 multipliers (0 outside the final working set)
+    nu: np.ndarray  # (N,)
+    f: np.ndarray  # (N,) training outputs
+    objective: float
+    kkt: dict
+    converged: bool
+    n_iter: int
+    history: list = field(default_factory=list)
+    block_objectives: list = field(default_factory=list)
+
+
+def _outputs(rows_X, coef_X, alpha, beta, b, kernel_params, n_jobs):
+    """f = K alpha + b and g = K beta on ``rows_X``; K streamed in row blocks.
+
+    Only the coefficient samples with nonzero alpha or beta enter the kernel.
+    """
+    keep = (alpha != 0.0) | (beta != 0.0)
+    n = rows_X.shape[0]
+    if not keep.any():
+        return np.full(n, b), np.zeros(n)
+    V = np.column_stack([alpha[keep], beta[keep]])
+    FG = kernel_matvec(rows_X, coef_X[keep], V, **kernel_params, n_jobs=n_jobs)
+    return FG[:, 0] + b, FG[:, 1]
+
+
+def constraint_decomposition(
+    X_B,
+    d_B,
+    cost_B,
+    epsilon,
+    *,
+    tau,
+    t_max,
+    kernel_params,
+    method,
+    tol,
+    lp_tol,
+    time_limit,
+    n_jobs,
+    initial=None,
+    max_solves=None,
+):
+    """Algorithm 3: linear programming chunking of the working-set LP (9).
+
+    The 2|B| rows are split into ``tau`` blocks with both rows of a sample in
+    the same block (eq. 21-22). Block LP t holds the rows of block ``t mod
+    tau`` plus the rows carried from solve t-1 (active with positive
+    multipliers), the per-sample variables (xi, surpluses) of those rows
+    only, b, and the coefficients alpha of all of B. Each block LP is a
+    relaxation of (9) containing the active set of the previous one, so its
+    optimum never decreases (Bradley & Mangasarian 2000). When the block
+    solution satisfies every row of B with ``xi = 0`` for the rows left out,
+    it is optimal for (9): that is the exact stopping test. The paper's rule
+    "objective unchanged for t_max solves" is kept as a stall guard: then the
+    violated rows join the next block LP. ``initial`` (positions in B) seeds
+    the carried rows, e.g. with the rows active at the previous working set.
+
+    Returns
+    -------
+    sol : SubLPSolution over B
+    objectives : list of float
+        Block LP optimum after each solve (non-decreasing).
+    """
+    n_B = X_B.shape[0]
+    n_blocks = max(1, min(tau, n_B))
+    blocks = np.array_split(np.arange(n_B), n_blocks)
+    max_solves = max_solves or 50 * n_blocks + 50
+    carried = np.zeros(0, dtype=np.intp) if initial is None else np.asarray(initial, np.intp)
+    extra = np.zeros(0, dtype=np.intp)
+    objectives = []
+    n_iter = 0
+    unchanged = 0
+    for t in range(max_solves):
+        S = np.union1d(np.union1d(blocks[t % n_blocks], carried), extra)
+        K = gram(X_B, rows=S, **kernel_params, n_jobs=n_jobs)
+        sol = solve_svr_lp(
+            K, d_B[S], cost_B[S], epsilon, method=method, time_limit=time_limit, lp_tol=lp_tol
+        )
+        n_iter += sol.n_iter
+        if objectives and abs(sol.fun - objectives[-1]) <= 1e-9 * max(1.0, abs(sol.fun)):
+            unchanged += 1
+        else:
+            unchanged = 0
+        objectives.append(sol.fun)
+        f_B, _ = _outputs(X_B, X_B, sol.alpha, np.zeros(n_B), sol.b, kernel_params, n_jobs)
+        outside = np.abs(d_B - f_B) - epsilon > tol
+        outside[S] = False
+        if not outside.any():
+            break
+        carried = S[(sol.mu + sol.nu) > _ZERO_DUAL]
+        if unchanged >= t_max:
+            # Stalled on a degenerate optimal face: the violated rows stay in
+            # every later block LP, so the row set grows and the loop ends.
+            extra = np.union1d(extra, np.flatnonzero(outside))
+    else:
+        warnings.warn(
+            f"Constraint decomposition stopped after {max_solves} block solves without "
+            "satisfying every working-set row; the working-set solution is approximate.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+    mu = np.zeros(n_B)
+    nu = np.zeros(n_B)
+    mu[S] = sol.mu
+    nu[S] = sol.nu
+    xi = np.maximum(np.abs(d_B - f_B) - epsilon, 0.0)
+    result = SubLPSolution(sol.alpha, sol.b, xi, mu, nu, sol.fun, n_iter)
+    return result, objectives
+
+
+def _log_size(n):
+    # 1 + ceil(log |B|) of Algorithm 2, step 4 / eq. (17) (natural logarithm)
+    return 1 + math.ceil(math.log(max(n, 1)))
+
+
+def fit_lp_svr(
+    X,
+    d,
+    cost,
+    *,
+    epsilon,
+    kernel_params,
+    decomposition,
+    method="ipm",
+    B0=100,
+    B_max=None,
+    tau=4,
+    t_max=4,
+    loop_limit=10,
+    max_iter=1000,
+    tol=1e-6,
+    lp_tol=None,
+    time_limit=None,
+    random_state=None,
+    n_jobs=None,
+    verbose=0,
+):
+    """Train the corrected LP-SVR on (X, d) with per-sample xi costs ``cost = 2 C s``.
+
+    ``decomposition``: "none" (one LP over all samples), "variables"
+    (Algorithm 2, each working-set LP solved by HiGHS) or "full" (Algorithm 2
+    with each working-set LP solved by Algorithm 3).
+    """
+    N = X.shape[0]
+    rng = np.random.default_rng(random_state)
+    sub_kw = dict(method=method, time_limit=time_limit, lp_tol=lp_tol)
+    if decomposition == "none":
+        K = gram(X, **kernel_params, n_jobs=n_jobs)
+        sol = solve_svr_lp(K, d, cost, epsilon, **sub_kw)
+        beta = sol.mu - sol.nu
+        f, g = _outputs(X, X, sol.alpha, beta, sol.b, kernel_params, n_jobs)
+        kkt = kkt_residuals(f, g, d, sol.alpha, sol.mu, sol.nu, cost, epsilon)
+        return FitResult(
+            sol.alpha,
+            sol.b,
+            sol.mu,
+            sol.nu,
+            f,
+            kkt["objective"],
+            kkt,
+            True,
+            1,
+            history=[_record(0, N, sol.fun, kkt["objective"], 0, 0.0, 0, 0.0)],
+        )
+
+    B_max = N if B_max is None else min(B_max, N)
+    in_B = np.zeros(N, dtype=bool)
+    in_B[rng.choice(N, size=min(B0, N), replace=False)] = True
+    moves = np.zeros(N, dtype=np.int64)
+    permanent = np.zeros(N, dtype=bool)
+    history = []
+    block_objectives = []
+    active = np.zeros(N, dtype=bool)  # rows with positive multipliers at the last solve
+    converged = False
+    t0 = time.perf_counter()
+    for it in range(1, max_iter + 1):
+        B = np.flatnonzero(in_B)
+        X_B = X[B]
+        if decomposition == "full":
+            sol, objs = constraint_decomposition(
+                X_B,
+                d[B],
+                cost[B],
+                epsilon,
+                tau=tau,
+                t_max=t_max,
+                kernel_params=kernel_params,
+                tol=tol,
+                n_jobs=n_jobs,
+                initial=np.flatnonzero(active[B]),
+                **sub_kw,
+            )
+            block_objectives.append(objs)
+        else:
+            K = gram(X_B, **kernel_params, n_jobs=n_jobs)
+            sol = solve_svr_lp(K, d[B], cost[B], epsilon, **sub_kw)
+        # Step 3: extend with alpha = 0 and lambda = 0 on M, reconstruct xi, u, v
+        # and the dual slacks on every sample (corrected eq. 12-15), check (16).
+        alpha = np.zeros(N)
+        mu = np.zeros(N)
+        nu = np.zeros(N)
+        alpha[B], mu[B], nu[B] = sol.alpha, sol.mu, sol.nu
+        active = (mu + nu) > _ZERO_DUAL
+        f, g = _outputs(X, X_B, sol.alpha, sol.mu - sol.nu, sol.b, kernel_params, n_jobs)
+        xi = np.maximum(np.abs(d - f) - epsilon, 0.0)
+        violation = np.maximum(cost * xi, np.abs(g) - 1.0)
+        violation[in_B] = 0.0
+        violators = np.flatnonzero((violation > tol) & ((xi > tol) | (np.abs(g) - 1.0 > tol)))
+        full_objective = float(np.abs(alpha).sum() + cost @ xi)
+        history.append(
+            _record(
+                it,
+                B.size,
+                sol.fun,
+                full_objective,
+                violators.size,
+                float(violation.max(initial=0.0)),
+                int(permanent.sum()),
+                time.perf_counter() - t0,
+            )
+        )
+        if verbose:
+            print(  # noqa: T201 - verbose progress, as scikit-learn's estimators do
+                f"[LPSVR] iter {it}: |B|={B.size} sub-LP={sol.fun:.6g} "
+                f"full={full_objective:.6g} violators={violators.size}"
+            )
+        if violators.size == 0:
+            converged = True
+            break
+        # Step 4: move inactive indices (alpha = 0 and zero multipliers: their
+        # rows and column can leave without changing the sub-LP optimum) to M ...
+        inactive = (
+            (np.abs(sol.alpha) <= _ZERO_ALPHA) & (sol.mu + sol.nu <= _ZERO_DUAL) & ~permanent[B]
+        )
+        in_B[B[inactive]] = False
+        # ... and the worst 1 + ceil(log |B|) violators into B, within B_max (eq. 17).
+        room = B_max - int(in_B.sum())
+        k = min(_log_size(B.size), room, violators.size)
+        if k <= 0:
+            warnings.warn(
+                f"LP-SVR variable decomposition stopped: the working set reached "
+                f"B_max={B_max} with {violators.size} KKT violators left; the solution "
+                "is suboptimal.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+            break
+        worst = violators[np.argsort(-violation[violators], kind="stable")[:k]]
+        in_B[worst] = True
+        # Step 5: indices moved in l times stay in B for good (loop prevention).
+        moves[worst] += 1
+        permanent |= moves >= loop_limit
+    else:
+        warnings.warn(
+            f"LP-SVR variable decomposition did not converge in max_iter={max_iter} "
+            "outer iterations; the solution is suboptimal.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+    kkt = kkt_residuals(f, g, d, alpha, mu, nu, cost, epsilon)
+    return FitResult(
+        alpha,
+        sol.b,
+        mu,
+        nu,
+        f,
+        kkt["objective"],
+        kkt,
+        converged,
+        it,
+        history=history,
+        block_objectives=block_objectives,
+    )
+
+
+def _record(it, size, sub_objective, objective, n_violators, max_violation, n_permanent, t):
+    return {
+        "iteration": it,
+        "working_set_size": size,
+        "sub_objective": sub_objective,
+        "objective": objective,
+        "n_violators": n_violators,
+        "max_violation": max_violation,
+        "n_permanent": n_permanent,
+        "time": t,
+    }

@@ -1,0 +1,385 @@
+"""LP-SVR: decompositions vs the full LP, KKT of the corrected LP, the paper's flaw, sparseness."""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import linprog
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
+from sklearn.svm import SVC, SVR
+
+from lpsvr import LPSVC, LPSVR
+from lpsvr._decomposition import fit_lp_svr
+from svmcore.datasets import load_bundled, make_noisy_sinc
+from svmcore.solvers import InfeasibleError, SolverLimitError, solve_lp
+
+KERNELS = {
+    "rbf": (dict(kernel="rbf", gamma=0.5, degree=3, coef0=0.0), lambda A: rbf_kernel(A, gamma=0.5)),
+    "linear": (dict(kernel="linear", gamma=1.0, degree=3, coef0=0.0), linear_kernel),
+    "poly": (
+        dict(kernel="poly", gamma=0.5, degree=2, coef0=1.0),
+        lambda A: polynomial_kernel(A, degree=2, gamma=0.5, coef0=1.0),
+    ),
+}
+
+
+def sinc_data(n, seed, noise=0.1):
+    X, y = make_noisy_sinc(n, noise=noise, random_state=seed)
+    return X / 5.0, y  # x in [-2, 2]: keeps the poly kernel well scaled
+
+
+def friedman_like(n, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1, 1, size=(n, 3))
+    y = np.sin(2 * X[:, 0]) + X[:, 1] ** 2 - 0.5 * X[:, 2] + 0.1 * rng.standard_normal(n)
+    return X, y
+
+
+def corrected_lp_reference(K, d, C, eps):
+    """The corrected LP in the paper's layout with u and v as explicit variables, by linprog."""
+    N = len(d)
+    I = np.eye(N)
+    Z = np.zeros((N, N))
+    one = np.ones((N, 1))
+    A_eq = np.block(
+        [
+            [-K, K, -one, one, -I, I, Z],  # row 1 with its own surplus u
+            [K, -K, one, -one, -I, Z, I],  # row 2 with its own surplus v
+        ]
+    )
+    b_eq = np.r_[eps - d, eps + d]
+    c = np.r_[np.ones(2 * N), 0.0, 0.0, 2 * C * np.ones(N), np.zeros(2 * N)]
+    return linprog(c, A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs")
+
+
+def check_full_kkt(K, d, cost, eps, alpha, b, mu, nu, atol=1e-6):
+    """KKT (6a)-(6d) of the corrected full LP, computed from the full kernel matrix."""
+    f = K @ alpha + b
+    r = d - f
+    xi = np.maximum(np.abs(r) - eps, 0.0)
+    u = eps - r + xi
+    v = eps + r + xi
+    # (6b)/(6d) primal: reconstructed xi, u, v >= 0 satisfy the rows exactly
+    assert np.all(u >= -atol) and np.all(v >= -atol)
+    # (6a)/(6d) dual: s = c - A^T lambda >= 0 with lambda = (-mu, -nu)
+    g = K @ (mu - nu)
+    s_plus, s_minus = 1 - g, 1 + g
+    s_xi = cost - mu - nu
+    assert np.all(s_plus >= -atol) and np.all(s_minus >= -atol)
+    assert np.all(s_xi >= -atol) and np.all(mu >= -atol) and np.all(nu >= -atol)
+    assert abs(np.sum(mu - nu)) <= atol  # columns b+ and b-
+    # (6c) complementarity z_i s_i = 0
+    a_plus, a_minus = np.maximum(alpha, 0), np.maximum(-alpha, 0)
+    for z, s in ((a_plus, s_plus), (a_minus, s_minus), (xi, s_xi), (u, mu), (v, nu)):
+        np.testing.assert_allclose(z * s, 0.0, atol=atol)
+
+
+# --------------------------------------------------------------------------- the flaw
+
+
+def test_literal_formulation_forces_interpolation():
+    """Problem (3) as printed (one u_j in both rows) forces f(x_j) = d_j.
+
+    A well-conditioned kernel (gamma=5 on [-10, 10]) keeps interpolation feasible;
+    with a near-singular kernel the printed LP is even infeasible on noisy data.
+    """
+    X, d = make_noisy_sinc(40, noise=0.1, random_state=0)
+    K = rbf_kernel(X, gamma=5.0)
+    N, C, eps = len(d), 1.0, 0.1
+    I, one = np.eye(N), np.ones((N, 1))
+    A = np.block([[-K, K, -one, one, -I, I], [K, -K, one, -one, -I, I]])  # (4a) verbatim
+    b = np.r_[eps - d, eps + d]  # (4b)
+    c = np.r_[np.ones(2 * N), 0, 0, 2 * C * np.ones(N), np.zeros(N)]  # (4d)
+    res = solve_lp(c, A_eq=A, b_eq=b, bounds=(0, None))
+    a = res.x[:N] - res.x[N : 2 * N]
+    f = K @ a + res.x[2 * N] - res.x[2 * N + 1]
+    xi, u = res.x[2 * N + 2 : 3 * N + 2], res.x[3 * N + 2 :]
+    np.testing.assert_allclose(f, d, atol=1e-6)  # interpolation
+    np.testing.assert_allclose(u, eps + xi, atol=1e-6)
+    # The corrected model tolerates errors up to epsilon and is cheaper and sparser.
+    reg = LPSVR(C=C, epsilon=eps, gamma=5.0, decomposition="none").fit(X, d)
+    assert reg.objective_ < res.fun - 1e-3
+    resid = np.abs(reg.predict(X) - d)
+    assert resid.max() > 0.05  # does not interpolate ...
+    assert np.all(resid <= eps + 1e-6) or reg.saturated_support_.size > 0
+    assert reg.support_.size < np.count_nonzero(np.abs(a) > 1e-9)
+
+
+def test_literal_formulation_infeasible_with_near_singular_kernel():
+    X, d = sinc_data(40, 0)
+    K = rbf_kernel(X, gamma=0.5)  # condition number ~1e15
+    N, eps = len(d), 0.1
+    I, one = np.eye(N), np.ones((N, 1))
+    A = np.block([[-K, K, -one, one, -I, I], [K, -K, one, -one, -I, I]])
+    c = np.r_[np.ones(2 * N), 0, 0, 2 * np.ones(N), np.zeros(N)]
+    with pytest.raises(InfeasibleError):
+        solve_lp(c, A_eq=A, b_eq=np.r_[eps - d, eps + d], bounds=(0, None))
+    assert LPSVR(epsilon=eps, gamma=0.5, decomposition="none").fit(X, d).converged_
+
+
+def test_corrected_lp_matches_independent_linprog():
+    X, d = sinc_data(60, 1)
+    K = rbf_kernel(X, gamma=0.5)
+    ref = corrected_lp_reference(K, d, C=2.0, eps=0.05)
+    assert ref.status == 0
+    reg = LPSVR(C=2.0, epsilon=0.05, gamma=0.5, decomposition="none").fit(X, d)
+    assert reg.objective_ == pytest.approx(ref.fun, rel=1e-8)
+
+
+# --------------------------------------------------------------------------- decompositions
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear", "poly"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_decompositions_reach_full_lp_objective_and_kkt(kernel, seed):
+    params, full_kernel = KERNELS[kernel]
+    X, d = (sinc_data if kernel == "rbf" else friedman_like)(100, seed)
+    N = len(d)
+    cost = np.full(N, 2.0 * 1.0)
+    eps = 0.15
+    ref = fit_lp_svr(X, d, cost, epsilon=eps, kernel_params=params, decomposition="none", n_jobs=1)
+    K = full_kernel(X)
+    check_full_kkt(K, d, cost, eps, ref.alpha, ref.b, ref.mu, ref.nu)
+    for dec in ("variables", "full"):
+        res = fit_lp_svr(
+            X,
+            d,
+            cost,
+            epsilon=eps,
+            kernel_params=params,
+            decomposition=dec,
+            B0=10,
+            random_state=seed,
+            n_jobs=1,
+        )
+        assert res.converged
+        assert res.objective == pytest.approx(ref.objective, rel=1e-6)
+        check_full_kkt(K, d, cost, eps, res.alpha, res.b, res.mu, res.nu)
+        assert res.history[-1]["n_violators"] == 0
+        assert max(res.kkt["dual"], res.kkt["complementarity"]) < 1e-6
+
+
+def test_larger_problem_estimator_objectives_agree():
+    X, y = sinc_data(250, 3)
+    kw = dict(C=1.0, epsilon=0.2, gamma=0.5, random_state=3)
+    objectives = {
+        dec: LPSVR(decomposition=dec, B0=30, **kw).fit(X, y).objective_
+        for dec in ("none", "variables", "full")
+    }
+    assert objectives["variables"] == pytest.approx(objectives["none"], rel=1e-6)
+    assert objectives["full"] == pytest.approx(objectives["none"], rel=1e-6)
+
+
+def test_constraint_decomposition_block_objectives_are_monotone():
+    """Each block LP is a relaxation holding the previous active set: never decreasing.
+
+    (The paper states "non-increasing"; for the primal minimization that LPC solves the
+    block optima rise monotonically to the working-set optimum - see the README.)
+    """
+    X, y = sinc_data(120, 4)
+    reg = LPSVR(
+        C=1.0, epsilon=0.15, gamma=0.5, decomposition="full", B0=40, tau=6, random_state=0
+    ).fit(X, y)
+    n_checked = 0
+    for objs in reg.block_objectives_:
+        diffs = np.diff(objs)
+        assert np.all(diffs >= -1e-9 * np.maximum(1.0, np.abs(objs[1:])))
+        n_checked += len(diffs)
+    assert n_checked > 0  # several block solves happened
+    # the last block optimum is the working-set optimum, hence the LP optimum
+    assert reg.block_objectives_[-1][-1] == pytest.approx(reg.objective_, rel=1e-6)
+
+
+def test_cycling_case_terminates_through_loop_prevention():
+    """Seeded case where indices move in and out forever without Step 5."""
+    X, y = make_noisy_sinc(200, noise=0.1, random_state=0)
+    params = KERNELS["rbf"][0]
+    cost = np.full(200, 2.0)
+    kw = dict(
+        epsilon=0.2, kernel_params=params, decomposition="variables", B0=5, random_state=0, n_jobs=1
+    )
+    with pytest.warns(ConvergenceWarning, match="did not converge"):
+        cycling = fit_lp_svr(X, y, cost, loop_limit=10**6, max_iter=80, **kw)
+    assert not cycling.converged
+    ref = fit_lp_svr(X, y, cost, epsilon=0.2, kernel_params=params, decomposition="none", n_jobs=1)
+    fixed = fit_lp_svr(X, y, cost, loop_limit=10, max_iter=80, **kw)
+    assert fixed.converged
+    assert fixed.history[-1]["n_permanent"] > 0
+    assert fixed.objective == pytest.approx(ref.objective, rel=1e-6)
+
+
+def test_b_max_reached_warns():
+    X, y = sinc_data(150, 0)
+    with pytest.warns(ConvergenceWarning, match="B_max"):
+        reg = LPSVR(
+            C=1.0, epsilon=0.01, gamma=0.5, decomposition="variables", B0=5, B_max=8, random_state=0
+        ).fit(X, y)
+    assert not reg.converged_
+
+
+# --------------------------------------------------------------------------- sparseness
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_sparseness_bounds_and_fewer_than_svr(seed):
+    # sparseness is a property of the LP's (vertex) solution: the single LP suffices
+    X, y = sinc_data(200, seed)
+    C, eps = 1.0, 0.1
+    reg = LPSVR(C=C, epsilon=eps, gamma=0.5, decomposition="none").fit(X, y)
+    n_nonzero = reg.support_.size
+    K = rbf_kernel(X, gamma=0.5)
+    assert n_nonzero <= np.linalg.matrix_rank(K)  # (8)
+    assert n_nonzero <= reg.exact_support_.size  # (7)
+    svr = SVR(C=C, epsilon=eps, gamma=0.5).fit(X, y)
+    assert n_nonzero < svr.support_.size
+
+
+# --------------------------------------------------------------------------- estimator
+
+
+def test_sigma_is_the_papers_rbf_width():
+    X, y = sinc_data(80, 2)
+    a = LPSVR(sigma=1.0, decomposition="none").fit(X, y)
+    b = LPSVR(gamma=0.5, decomposition="none").fit(X, y)
+    np.testing.assert_allclose(a.predict(X), b.predict(X))
+
+
+def test_integer_weights_equal_duplicated_rows_in_objective():
+    X, y = sinc_data(60, 5)
+    w = np.random.default_rng(0).integers(0, 3, size=60)
+    a = LPSVR(C=1.0, epsilon=0.05, gamma=0.5, decomposition="none").fit(X, y, sample_weight=w)
+    b = LPSVR(C=1.0, epsilon=0.05, gamma=0.5, decomposition="none").fit(
+        np.repeat(X, w, axis=0), np.repeat(y, w)
+    )
+    assert a.objective_ == pytest.approx(b.objective_, rel=1e-7)
+
+
+def test_float32_input_and_prediction():
+    X, y = sinc_data(80, 3)
+    a = LPSVR(gamma=0.5, decomposition="none").fit(X.astype(np.float32), y)
+    b = LPSVR(gamma=0.5, decomposition="none").fit(X, y)
+    assert a.objective_ == pytest.approx(b.objective_, rel=1e-4)
+    assert a.predict(X.astype(np.float32)).dtype == np.float64
+
+
+def test_history_and_attributes():
+    X, y = sinc_data(120, 1)
+    reg = LPSVR(C=1.0, epsilon=0.15, gamma=0.5, B0=20, random_state=0).fit(X, y)
+    assert reg.n_iter_ == len(reg.history_) > 1
+    sizes = [h["working_set_size"] for h in reg.history_]
+    assert sizes[0] == 20
+    assert reg.history_[-1]["n_violators"] == 0
+    assert reg.dual_coef_.shape == (1, reg.support_.size)
+    np.testing.assert_array_equal(reg.support_vectors_, X[reg.support_])
+    # Definition 1: exact and saturated support vectors are disjoint
+    assert np.intersect1d(reg.exact_support_, reg.saturated_support_).size == 0
+
+
+def test_lpsvc_binary_is_sign_of_regression_on_pm1():
+    X, y = load_bundled("breast_cancer")
+    X = (X - X.mean(0)) / X.std(0)
+    X, y = X[:150], y[:150]
+    kw = dict(C=1.0, epsilon=0.1, decomposition="none")
+    clf = LPSVC(**kw).fit(X, y)
+    reg = LPSVR(**kw).fit(X, np.where(y == clf.classes_[1], 1, -1))
+    np.testing.assert_allclose(clf.decision_function(X), reg.predict(X), atol=1e-6)
+    svc = SVC(C=1.0).fit(X, y)
+    assert clf.score(X, y) >= svc.score(X, y) - 0.05
+
+
+def test_lpsvc_multiclass_one_vs_rest():
+    X, y = load_bundled("wine")
+    X = (X - X.mean(0)) / X.std(0)
+    clf = LPSVC(C=1.0, decomposition="none").fit(X, y)
+    assert len(clf.estimators_) == 3
+    scores = clf.decision_function(X)
+    assert scores.shape == (len(y), 3)
+    np.testing.assert_array_equal(clf.predict(X), clf.classes_[scores.argmax(1)])
+    assert clf.score(X, y) > 0.95
+
+
+def test_lp_time_limit_raises_decoded_status():
+    X, y = sinc_data(100, 0)
+    with pytest.raises(SolverLimitError, match="Time limit"):
+        LPSVR(decomposition="none", time_limit=1e-9).fit(X, y)
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    ("params", "match"),
+    [
+        (dict(C=0.0), "C"),
+        (dict(C=-1.0), "C"),
+        (dict(epsilon=-0.1), "epsilon"),
+        (dict(B0=1), "B0"),
+        (dict(tau=0), "tau"),
+        (dict(kernel="sigmoid"), "kernel"),
+        (dict(decomposition="rows"), "decomposition"),
+        (dict(method="barrier"), "method"),
+    ],
+)
+def test_bad_parameters(params, match):
+    X, y = sinc_data(20, 0)
+    with pytest.raises(ValueError, match=match):
+        LPSVR(**params).fit(X, y)
+
+
+def test_b0_larger_than_n_and_nan():
+    X, y = sinc_data(20, 0)
+    with pytest.raises(ValueError, match="B0 must be <="):
+        LPSVR(B0=21).fit(X, y)
+    X[3, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        LPSVR().fit(X, y)
+    with pytest.raises(ValueError, match="NaN"):
+        LPSVR().fit(np.ones((5, 1)), [1.0, np.nan, 0.0, 1.0, 2.0])
+
+
+def test_sparse_input_rejected_clearly():
+    X, y = sinc_data(20, 0)
+    with pytest.raises(TypeError, match="[Ss]parse"):
+        LPSVR().fit(sp.csr_matrix(X), y)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    C=st.floats(-10, 10, allow_nan=False),
+    epsilon=st.floats(-1, 1, allow_nan=False),
+    B0=st.integers(-3, 40),
+)
+def test_parameter_validation_property(C, epsilon, B0):
+    X, y = sinc_data(30, 0)
+    reg = LPSVR(C=C, epsilon=epsilon, B0=B0, gamma=0.5, random_state=0)
+    if C <= 0 or epsilon < 0 or B0 < 2 or B0 > 30:
+        with pytest.raises(ValueError):
+            reg.fit(X, y)
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ConvergenceWarning)
+            reg.fit(X, y)
+        assert reg.converged_
+
+
+@settings(max_examples=8, deadline=None)
+@given(n=st.integers(1, 6), value=st.floats(-5, 5, allow_nan=False))
+def test_degenerate_data_property(n, value):
+    """Identical points, constant targets: every decomposition reaches the full LP's optimum.
+
+    The optimum is not unique (any intercept within epsilon of the target costs 0), so
+    the predictions are compared with the tube, not with each other.
+    """
+    X = np.zeros((n, 2))
+    y = np.full(n, value)
+    ref = LPSVR(decomposition="none", gamma=1.0).fit(X, y)
+    assert ref.objective_ == pytest.approx(0.0, abs=1e-9)
+    for dec in ("variables", "full"):
+        reg = LPSVR(decomposition=dec, gamma=1.0, random_state=0).fit(X, y)
+        assert reg.converged_
+        assert reg.objective_ == pytest.approx(ref.objective_, abs=1e-9)
+        assert np.all(np.abs(reg.predict(X) - y) <= 0.1 + 1e-6)
