@@ -165,6 +165,7 @@ class _S3VMProblem(AIDProblem):
         note = (
             f"SCIP {res.status}, mip gap {res.mip_gap:.1e}, {res.n_nodes} nodes, "
             f"{int(unl.sum())} binaries, M {res.big_M:.3g}"
+            + ("" if res.polished else ", SCIP point kept (polishing QP failed)")
         )
         return AggregatedSolution(
             {"w": res.w, "b": res.b, "d": d, "miqp": res},

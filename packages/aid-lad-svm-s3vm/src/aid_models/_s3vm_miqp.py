@@ -148,6 +148,8 @@ class MIQPResult:
     solve_time : float
     big_M, R, B : float
         The largest big-M constant and the bounds on ``||w||`` and ``|b|`` used.
+    polished : bool
+        False if the polishing QP failed, so SCIP's own point is returned.
     """
 
     w: np.ndarray
@@ -163,6 +165,7 @@ class MIQPResult:
     big_M: float
     R: float
     B: float
+    polished: bool = True
 
     @property
     def proven_optimal(self) -> bool:
@@ -308,7 +311,10 @@ def solve_aggregated_miqp(
         obj_p = aggregated_objective(w_p, b_p, X_all, y_all, cost_all)
     except SolverError:
         obj_p = math.inf
-    if obj_s < obj_p:
+    # The polished point is exactly feasible and optimal for SCIP's labels; SCIP's own
+    # point can only look better by violating a constraint within SCIP's tolerance.
+    polished = math.isfinite(obj_p)
+    if not polished:
         w_p, b_p, obj_p = w_val, b_val, obj_s
     d_final = lemma1_labels(X_u @ w_p + b_p)
     gap = max(obj_p - dual, 0.0) / max(abs(obj_p), 1e-300)
@@ -324,6 +330,7 @@ def solve_aggregated_miqp(
         n_nodes=n_nodes,
         solve_time=time.perf_counter() - start,
         big_M=float(M.max(initial=0.0)),
+        polished=polished,
         R=R,
         B=B,
     )
