@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.linear_model import QuantileRegressor
 
-from aid_models import AIDLADRegressor, lad_lp
+from aid_models import AIDLADRegressor, lad_lp, lad_lp_sifting
 from svmcore.datasets import make_lad_set_a
 
 
@@ -34,14 +34,32 @@ def test_optimum_equals_quantile_regressor(seed, fit_intercept):
         assert est.intercept_ == 0.0
 
 
-@pytest.mark.parametrize("lp_method", ["ipm", "simplex"])
-def test_lp_methods_agree_with_warm_default(lp_method):
-    X, y = make_lad_set_a(2000, 5, random_state=11)
-    warm = AIDLADRegressor(gap_tol=0.0, random_state=0).fit(X, y)
-    cold = AIDLADRegressor(gap_tol=0.0, lp_method=lp_method, random_state=0).fit(X, y)
-    assert "(warm)" in warm.history_[1]["note"]
-    assert warm.objective_ == pytest.approx(cold.objective_, rel=1e-9)
-    assert warm.stop_reason_ == cold.stop_reason_ == "optimal"
+@pytest.mark.parametrize("lp_method", ["ipm", "simplex", "warm"])
+def test_lp_methods_agree_with_sifting_default(lp_method):
+    X, y = make_lad_set_a(3000, 5, random_state=11)
+    # A small initial sample and rate make later LPs large enough for sifting to fix columns.
+    kw = {"gap_tol": 0.0, "random_state": 0, "init_sample_size": 50}
+    sift = AIDLADRegressor(**kw).fit(X, y)
+    other = AIDLADRegressor(lp_method=lp_method, **kw).fit(X, y)
+    assert all("sifting" in rec["note"] for rec in sift.history_)
+    if lp_method == "warm":
+        assert "(warm)" in other.history_[1]["note"]
+    assert sift.objective_ == pytest.approx(other.objective_, rel=1e-9)
+    assert sift.stop_reason_ == other.stop_reason_ == "optimal"
+
+
+def test_sifting_lp_equals_full_lp():
+    rng = np.random.default_rng(3)
+    K, m = 3000, 8
+    X = np.hstack([rng.normal(size=(K, m - 1)), np.ones((K, 1))])
+    y = X @ rng.normal(size=m) + rng.laplace(size=K)
+    w = rng.integers(1, 20, K).astype(float)
+    beta, primal, dual, _ = lad_lp(X, y, w)
+    # Start far from the optimum and from a tiny working set: several rounds, growth.
+    for beta0, size in [(beta + 0.05 * rng.normal(size=m), 50), (np.zeros(m), 10)]:
+        b, p, d, info = lad_lp_sifting(X, y, w, beta0, min_size=size)
+        assert p == pytest.approx(primal, rel=1e-9) and d == pytest.approx(primal, rel=1e-9)
+        assert info["rounds"] >= 2 and info["size"] < K
 
 
 def test_full_data_lp_agrees():

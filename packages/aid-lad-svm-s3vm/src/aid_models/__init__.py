@@ -1,6 +1,6 @@
 """AID for least absolute deviation regression, SVM (linear and kernel) and semi-supervised SVM."""
 
-from ._lad import AIDLADRegressor, lad_lp
+from ._lad import AIDLADRegressor, lad_lp, lad_lp_sifting
 from ._s3vm import AIDS3VMClassifier
 from ._svc import AIDSVC, aggregated_dual_bound
 
@@ -13,4 +13,5 @@ __all__ = [
     "__version__",
     "aggregated_dual_bound",
     "lad_lp",
+    "lad_lp_sifting",
 ]
