@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import shutil
 
 import nox
 
@@ -156,10 +157,13 @@ def _head_commit(session: nox.Session) -> str:
 @nox.session(python=PYTHON)
 def build(session: nox.Session) -> None:
     """Build an sdist and a wheel of every package and run ``twine check`` on them."""
-    session.install("build>=1.0", "twine>=5")
+    session.install("build[uv]>=1.2", "twine>=5")
     dist = ROOT / "dist"
+    # Start empty: a stale artifact (older version, renamed package) must not be checked.
+    shutil.rmtree(dist, ignore_errors=True)
     for folder, _, _ in PACKAGES.values():
-        session.run("python", "-m", "build", "--outdir", str(dist), folder)
+        # uv builds the isolated build environments (pip took over a minute per package).
+        session.run("python", "-m", "build", "--installer", "uv", "--outdir", str(dist), folder)
     session.run("twine", "check", "--strict", *map(str, dist.glob("*")))
 
 
