@@ -2,7 +2,13 @@
 
 import numpy as np
 
-from svmcore.datasets import make_blob_mixture, make_g241c, make_lad_set_a, make_sparse_text
+from svmcore.datasets import (
+    make_blob_mixture,
+    make_g241c,
+    make_lad_set_a,
+    make_noisy_sinc,
+    make_sparse_text,
+)
 
 
 def signed(y, classes):
@@ -33,6 +39,12 @@ def rbf_classification():
 def lad_regression():
     """Set A-style LAD data with Laplace errors."""
     return make_lad_set_a(2000, 5, random_state=0)
+
+
+def sinc_regression():
+    """Unevenly sampled sinc with noise 0.1 (LP-SVR sec. 5), halves for training and test."""
+    X, y = make_noisy_sinc(600, noise=0.1, random_state=0)
+    return X[:300], y[:300], X[300:], y[300:]
 
 
 def semi_supervised_split(n=300, n_features=5, distance=4.0, n_labels_per_class=5, seed=5):
