@@ -18,7 +18,14 @@ def _expected_failed_checks(estimator):
 
 
 @parametrize_with_checks(
-    [LPSVR(random_state=0), LPSVC(random_state=0), LPSVR(decomposition="variables", B0=5)],
+    [
+        # the single LP: fast on the checks' data sets
+        LPSVR(decomposition="none"),
+        LPSVC(decomposition="none"),
+        # the decompositions, with a tube wide enough that the working sets stay small
+        LPSVR(decomposition="full", epsilon=0.5, B0=10, random_state=0),
+        LPSVR(decomposition="variables", epsilon=0.5, B0=5, random_state=0),
+    ],
     expected_failed_checks=_expected_failed_checks,
 )
 def test_sklearn_compatible_estimator(estimator, check):

@@ -174,6 +174,17 @@ def test_larger_problem_estimator_objectives_agree():
     assert objectives["full"] == pytest.approx(objectives["none"], rel=1e-6)
 
 
+def test_warm_simplex_working_set_matches_full_lp():
+    """ "variables" keeps one HiGHS model and edits it in place; simplex restarts warm."""
+    X, y = sinc_data(150, 6)
+    kw = dict(C=1.0, epsilon=0.1, gamma=0.5, method="simplex", random_state=0)
+    ref = LPSVR(decomposition="none", **kw).fit(X, y)
+    reg = LPSVR(decomposition="variables", B0=10, **kw).fit(X, y)
+    assert reg.n_iter_ > 3  # several in-place edits happened
+    assert reg.objective_ == pytest.approx(ref.objective_, rel=1e-6)
+    assert max(reg.kkt_residuals_["dual"], reg.kkt_residuals_["complementarity"]) < 1e-6
+
+
 def test_constraint_decomposition_block_objectives_are_monotone():
     """Each block LP is a relaxation holding the previous active set: never decreasing.
 
@@ -258,12 +269,14 @@ def test_integer_weights_equal_duplicated_rows_in_objective():
     assert a.objective_ == pytest.approx(b.objective_, rel=1e-7)
 
 
-def test_float32_input_and_prediction():
+def test_float32_input_is_solved_in_float64():
     X, y = sinc_data(80, 3)
-    a = LPSVR(gamma=0.5, decomposition="none").fit(X.astype(np.float32), y)
-    b = LPSVR(gamma=0.5, decomposition="none").fit(X, y)
-    assert a.objective_ == pytest.approx(b.objective_, rel=1e-4)
-    assert a.predict(X.astype(np.float32)).dtype == np.float64
+    X32 = X.astype(np.float32)
+    a = LPSVR(gamma=0.5, random_state=0).fit(X32, y)
+    b = LPSVR(gamma=0.5, decomposition="none").fit(X32.astype(np.float64), y)
+    assert a.converged_
+    assert a.objective_ == pytest.approx(b.objective_, rel=1e-6)
+    assert a.predict(X32).dtype == np.float64
 
 
 def test_history_and_attributes():

@@ -17,7 +17,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from svmcore.kernels import gram, kernel_matvec
 
-from ._lp import SubLPSolution, kkt_residuals, solve_svr_lp
+from ._lp import SubLPSolution, WorkingSetLP, kkt_residuals, solve_svr_lp
 
 __all__ = ["FitResult", "constraint_decomposition", "fit_lp_svr"]
 
@@ -207,11 +207,18 @@ def fit_lp_svr(
     block_objectives = []
     active = np.zeros(N, dtype=bool)  # rows with positive multipliers at the last solve
     converged = False
+    working_lp = None
+    if decomposition == "variables":
+        # one HiGHS model updated in place: warm simplex restarts between iterations
+        working_lp = WorkingSetLP(X, d, cost, epsilon, kernel_params, n_jobs=n_jobs, **sub_kw)
+        working_lp.add(np.flatnonzero(in_B))
     t0 = time.perf_counter()
     for it in range(1, max_iter + 1):
-        B = np.flatnonzero(in_B)
+        B = np.flatnonzero(in_B) if working_lp is None else working_lp.members
         X_B = X[B]
-        if decomposition == "full":
+        if working_lp is not None:
+            sol = working_lp.solve()
+        elif decomposition == "full":
             sol, objs = constraint_decomposition(
                 X_B,
                 d[B],
@@ -226,9 +233,6 @@ def fit_lp_svr(
                 **sub_kw,
             )
             block_objectives.append(objs)
-        else:
-            K = gram(X_B, **kernel_params, n_jobs=n_jobs)
-            sol = solve_svr_lp(K, d[B], cost[B], epsilon, **sub_kw)
         # Step 3: extend with alpha = 0 and lambda = 0 on M, reconstruct xi, u, v
         # and the dual slacks on every sample (corrected eq. 12-15), check (16).
         alpha = np.zeros(N)
@@ -282,6 +286,9 @@ def fit_lp_svr(
             break
         worst = violators[np.argsort(-violation[violators], kind="stable")[:k]]
         in_B[worst] = True
+        if working_lp is not None:
+            working_lp.remove(B[inactive])
+            working_lp.add(worst)
         # Step 5: indices moved in l times stay in B for good (loop prevention).
         moves[worst] += 1
         permanent |= moves >= loop_limit

@@ -147,8 +147,10 @@ class _LPSVRParams(BaseEstimator):
         )
         return res, np.flatnonzero(keep)
 
+    # float64 throughout: the LP is solved in double precision, and kernel values
+    # computed in float32 would make the KKT check disagree with the LP by round-off.
     def _validate_X(self, X, *, reset):
-        return validate_data(self, X, reset=reset, dtype=[np.float64, np.float32], order="C")
+        return validate_data(self, X, reset=reset, dtype=np.float64, order="C")
 
 
 class LPSVR(RegressorMixin, _LPSVRParams):
@@ -312,7 +314,7 @@ class LPSVR(RegressorMixin, _LPSVRParams):
         self : LPSVR
             Fitted estimator.
         """
-        X, y = validate_data(self, X, y, dtype=[np.float64, np.float32], order="C", y_numeric=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C", y_numeric=True)
         y = np.asarray(y, dtype=np.float64)
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         B0 = self._check_sizes(X.shape[0])
@@ -444,7 +446,7 @@ n_jobs, verbose
         self : LPSVC
             Fitted estimator.
         """
-        X, y = validate_data(self, X, y, dtype=[np.float64, np.float32], order="C")
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
         if self.classes_.size < 2:

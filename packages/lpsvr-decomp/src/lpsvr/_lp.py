@@ -28,9 +28,10 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from svmcore.solvers import solve_lp
+from svmcore.kernels import gram
+from svmcore.solvers import LinearProgram, solve_lp
 
-__all__ = ["SubLPSolution", "kkt_residuals", "solve_svr_lp"]
+__all__ = ["SubLPSolution", "WorkingSetLP", "kkt_residuals", "solve_svr_lp"]
 
 
 @dataclass
@@ -145,3 +146,91 @@ def kkt_residuals(f, g, d, alpha, mu, nu, cost, epsilon):
     primal = float(max(np.max(-u, initial=0.0), np.max(-v, initial=0.0)))
     objective = float(np.abs(alpha).sum() + cost @ xi)
     return {"primal": primal, "dual": dual, "complementarity": comp, "objective": objective}
+
+
+class WorkingSetLP:
+    """The corrected LP over a changing working set, kept alive in HiGHS.
+
+    Algorithm 2 changes the working set by a few samples per iteration; adding
+    and deleting those samples' columns and rows in place lets HiGHS restart
+    the simplex method from its previous basis instead of solving from
+    scratch (with ``method="ipm"`` every solve is cold, as IPM cannot be
+    warm-started). Column layout: ``b+, b-``, then ``alpha+, alpha-, xi`` per
+    member; rows: the two rows per member, in member order.
+    """
+
+    def __init__(self, X, d, cost, epsilon, kernel_params, *, n_jobs, method, time_limit, lp_tol):
+        self.X, self.d, self.cost, self.epsilon = X, d, cost, epsilon
+        self.kernel_params, self.n_jobs = kernel_params, n_jobs
+        self.members = np.zeros(0, dtype=np.intp)
+        self.lp = LinearProgram(
+            np.zeros(2), bounds=(0, None), method=method, time_limit=time_limit, tol=lp_tol
+        )
+
+    def remove(self, samples):
+        """Delete the columns and rows of ``samples`` (global indices)."""
+        pos = np.flatnonzero(np.isin(self.members, samples))
+        if pos.size == 0:
+            return
+        cols = (2 + 3 * pos[:, None] + np.arange(3)).ravel()
+        rows = (2 * pos[:, None] + np.arange(2)).ravel()
+        self.lp.delete_variables(cols)
+        self.lp.delete_rows(rows)
+        self.members = np.delete(self.members, pos)
+
+    def add(self, samples):
+        """Append ``samples`` (global indices): their columns, then their rows."""
+        samples = np.asarray(samples, dtype=np.intp)
+        k, m = samples.size, self.members.size
+        if k == 0:
+            return
+        if m:
+            K_old = gram(
+                self.X, rows=self.members, cols=samples, **self.kernel_params, n_jobs=self.n_jobs
+            )
+            block = np.zeros((2 * m, 3 * k))
+            block[0::2, 0::3] = -K_old  # row 1 of old members, alpha+ of new samples
+            block[1::2, 0::3] = K_old
+            block[0::2, 1::3] = K_old
+            block[1::2, 1::3] = -K_old
+        else:
+            block = None
+        costs = np.zeros(3 * k)
+        costs[0::3] = costs[1::3] = 1.0
+        costs[2::3] = self.cost[samples]
+        self.lp.add_variables(costs, bounds=(0, None), A_ub=block)
+        self.members = np.r_[self.members, samples]
+        K_new = gram(
+            self.X, rows=samples, cols=self.members, **self.kernel_params, n_jobs=self.n_jobs
+        )
+        rows = np.zeros((2 * k, 2 + 3 * self.members.size))
+        rows[0::2, 0], rows[0::2, 1] = -1.0, 1.0
+        rows[1::2, 0], rows[1::2, 1] = 1.0, -1.0
+        rows[0::2, 2::3] = -K_new
+        rows[1::2, 2::3] = K_new
+        rows[0::2, 3::3] = K_new
+        rows[1::2, 3::3] = -K_new
+        xi_cols = 2 + 3 * (m + np.arange(k)) + 2
+        rows[2 * np.arange(k), xi_cols] = -1.0
+        rows[2 * np.arange(k) + 1, xi_cols] = -1.0
+        dk = self.d[samples]
+        rhs = np.empty(2 * k)
+        rhs[0::2] = self.epsilon - dk
+        rhs[1::2] = self.epsilon + dk
+        self.lp.add_rows(sp.csr_array(rows), rhs)
+
+    def solve(self):
+        """Solve warm; the solution in member order."""
+        res = self.lp.solve()
+        x = res.x
+        alpha = x[2::3] - x[3::3]
+        lam = res.row_duals_ub
+        return SubLPSolution(
+            alpha,
+            float(x[0] - x[1]),
+            x[4::3],
+            np.maximum(-lam[0::2], 0.0),
+            np.maximum(-lam[1::2], 0.0),
+            float(res.fun),
+            res.n_iter,
+        )
