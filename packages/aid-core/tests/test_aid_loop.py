@@ -225,3 +225,13 @@ def test_violated_clusters_ignores_free_samples():
     new, n_split = MedianProblem().decluster(Clusters(labels), ev)
     assert n_split == 1 and new.n_clusters == 4
     assert new.labels[3] != new.labels[4] and new.labels[0] == new.labels[2]
+
+
+def test_uncertified_optimality_condition_stalls_and_returns_the_best():
+    X, y, _ = _data(n=300, seed=12)
+    prob = MedianProblem(corrupt_attempts=10**6, max_attempts=1)  # every bound is bogus
+    with pytest.warns(CertificateWarning):
+        res = run_aid(prob, as_data_source(X, y), gap_tol=0.0, random_state=0)
+    assert res.stop_reason == "stalled"
+    assert res.history[-1]["n_split"] == 0
+    assert res.evaluation.objective == min(res.history.column("E"))

@@ -20,8 +20,10 @@ from ._protocol import AggregatedSolution, AIDProblem, Evaluation
 __all__ = ["STOP_REASONS", "AIDResult", "CertificateWarning", "relative_gap", "run_aid"]
 
 #: Why a run stopped: the optimality condition held (``optimal``, Props 1/3), the
-#: relative gap reached ``gap_tol`` (``gap``), or a budget ran out / the callback asked.
-STOP_REASONS = ("optimal", "gap", "max_iter", "time_limit", "callback")
+#: relative gap reached ``gap_tol`` (``gap``), a budget ran out / the callback asked, or
+#: the condition held for an aggregated solution that failed its certificate
+#: (``stalled``: the solution with E_best is returned, with a CertificateWarning).
+STOP_REASONS = ("optimal", "gap", "max_iter", "time_limit", "callback", "stalled")
 
 
 class CertificateWarning(RuntimeWarning):
@@ -159,13 +161,14 @@ def run_aid(
         for t in range(max_iter):
             t0 = time.perf_counter()
             aggregated = problem.aggregate(data, clusters)
-            solution, evaluation, note = _solve_certified(
+            solution, evaluation, note, certified = _solve_certified(
                 problem, data, clusters, aggregated, previous, lower, certificate_rtol
             )
             if best is None or evaluation.objective < e_best:
                 e_best = evaluation.objective
                 best = (solution, evaluation, clusters)
-            lower = max(lower, solution.bound)
+            if certified:  # a bound that contradicts the theory certifies nothing
+                lower = max(lower, solution.bound)
             gap = relative_gap(e_best, lower)
             n_before = clusters.n_clusters
             new_clusters, n_split = problem.decluster(clusters, evaluation)
@@ -193,9 +196,13 @@ def run_aid(
                 bar.update(1)
                 bar.set_postfix(gap=f"{gap:.1e}", r=f"{n_before / n:.2%}")
             previous = solution
-            if n_split == 0:
+            if n_split == 0 and certified:
                 stop_reason = "optimal"
                 best = (solution, evaluation, clusters)
+            elif n_split == 0:
+                # Nothing left to split, but Props 1/3 need an optimal aggregated
+                # solution and this one failed its certificate: keep the best one.
+                stop_reason = "stalled"
             elif gap <= gap_tol:
                 stop_reason = "gap"
             elif callback is not None and callback(
@@ -254,7 +261,7 @@ def _solve_certified(problem, data, clusters, aggregated, previous, lower, rtol)
                 CertificateWarning,
                 stacklevel=3,
             )
-    return solution, evaluation, "; ".join(notes)
+    return solution, evaluation, "; ".join(notes), problem_text is None
 
 
 def _certificate_problem(bound, e_t, lower, rtol):
