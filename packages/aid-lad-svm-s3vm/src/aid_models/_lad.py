@@ -328,7 +328,8 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
     optimality_gap_ : float
         (objective_ - lower_bound_) / objective_.
     stop_reason_ : str
-        "optimal", "gap", "max_iter", "time_limit" or "callback".
+        "optimal", "gap", "max_iter", "time_limit", "callback" or "stalled" (see
+        :data:`aid_core.STOP_REASONS`).
     history_ : aid_core.AIDHistory
         Per-iteration records (t, r^t, F^t, E^t, E_best, gap, times, ...).
     n_iter_ : int

@@ -38,6 +38,8 @@ _INNER_GAP_FRACTION = 0.1
 _MIN_SOLVER_TOL = 1e-9
 # Relative ridges tried in turn when HiGHS rejects a numerically PSD Gram matrix.
 _QP_RIDGES = (1e-12, 1e-9, 1e-6)
+# A HiGHS QP answer whose own primal-dual gap exceeds this is not trusted (linear: libsvm).
+_QP_MAX_GAP = 1e-6
 
 
 def aggregated_dual_bound(alpha, y, quad):
@@ -218,15 +220,23 @@ class _SVCProblem(AIDProblem):
 
     def _solve_once(self, agg, tol, attempt):
         if "Q" in agg:
-            try:
-                return self._solve_qp(agg, tol)
-            except SolverError as exc:
-                if not self.linear:
-                    raise
-                # HiGHS's active-set QP can declare a rank-deficient linear Gram matrix
-                # non-convex; libsvm solves the same aggregated problem (9).
-                params, F, D, what = self._solve_svm(agg, tol, "libsvm")
-                return params, F, D, f"{what} (highs-qp failed: {exc.status})"
+            # HiGHS's active-set QP can call a rank-deficient linear Gram matrix
+            # non-convex or stop short on it; libsvm then solves the same problem (9).
+            if self.linear and attempt > 0:
+                reason = "certificate retry"
+            else:
+                try:
+                    params, F, D, what = self._solve_qp(agg, tol)
+                except SolverError as exc:
+                    if not self.linear:
+                        raise
+                    reason = exc.status
+                else:
+                    if not self.linear or F - D <= _QP_MAX_GAP * abs(F):
+                        return params, F, D, what
+                    reason = f"gap {(F - D) / abs(F):.0e}"
+            params, F, D, what = self._solve_svm(agg, tol, "libsvm")
+            return params, F, D, f"{what} (highs-qp: {reason})"
         return self._solve_svm(agg, tol, self._backend(attempt))
 
     def _solve_svm(self, agg, tol, backend):
@@ -381,7 +391,8 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
     optimality_gap_ : float
         (objective_ - lower_bound_) / objective_.
     stop_reason_ : str
-        "optimal", "gap", "max_iter", "time_limit" or "callback".
+        "optimal", "gap", "max_iter", "time_limit", "callback" or "stalled" (see
+        :data:`aid_core.STOP_REASONS`).
     history_ : aid_core.AIDHistory
         Per-iteration records (Table 10: t, r^t, F^t, E^t, E_best, gap, times, training
         rate, solver notes).
