@@ -40,6 +40,8 @@ _MIN_SOLVER_TOL = 1e-9
 _QP_RIDGES = (1e-12, 1e-9, 1e-6)
 # A HiGHS QP answer whose own primal-dual gap exceeds this is not trusted (linear: libsvm).
 _QP_MAX_GAP = 1e-6
+# liblinear answers whose aggregated gap exceeds max(gap_tol, this) are re-solved by libsvm.
+_LIBLINEAR_MAX_GAP = 1e-6
 
 
 def aggregated_dual_bound(alpha, y, quad):
@@ -199,24 +201,36 @@ class _SVCProblem(AIDProblem):
     # -- aggregated solve --------------------------------------------------------------
     def solve(self, agg, *, attempt=0, previous=None):
         est = self.est
-        target = max(_INNER_GAP_FRACTION * est.gap_tol, 1e-12)
-        tol = max(est.tol * 0.01**attempt, _MIN_SOLVER_TOL)
+        tol0 = max(est.tol * 0.01**attempt, _MIN_SOLVER_TOL)
         notes = []
+        params, F, D, what, gap = self._tightened(agg, tol0, attempt, None, notes)
+        if what.startswith("liblinear") and gap > max(est.gap_tol, _LIBLINEAR_MAX_GAP):
+            # liblinear's w solves the bias-regularized problem, so its gap can plateau
+            # far above gap_tol (small or degenerate aggregated problems): switch solver.
+            notes.append("liblinear gap too large, switching to libsvm")
+            params, F, D, what, gap = self._tightened(agg, tol0, attempt, "libsvm", notes)
+        return AggregatedSolution(params, F, lower_bound=min(D, F), note="; ".join(notes))
+
+    def _tightened(self, agg, tol, attempt, backend, notes):
+        """Solve, tightening the tolerance (x 0.1) until the aggregated gap is small."""
+        target = max(_INNER_GAP_FRACTION * self.est.gap_tol, 1e-12)
         last_gap = np.inf
         while True:
-            params, F, D, what = self._solve_once(agg, tol, attempt)
+            if backend is None:
+                params, F, D, what = self._solve_once(agg, tol, attempt)
+            else:
+                params, F, D, what = self._solve_svm(agg, tol, backend)
             gap = (F - D) / max(abs(F), 1e-300)
             told = "" if what.startswith("highs") else f" tol={tol:.0e}"
             notes.append(f"{what}{told} gap={gap:.1e}")
             # Stop tightening when the bound is good enough, cannot tighten further, or
             # stagnates (liblinear's duals of its bias-regularized problem plateau).
             if gap <= target or tol <= _MIN_SOLVER_TOL or what.startswith("highs"):
-                break
+                return params, F, D, what, gap
             if gap > 0.5 * last_gap:
-                break
+                return params, F, D, what, gap
             last_gap = gap
             tol = max(tol * 0.1, _MIN_SOLVER_TOL)
-        return AggregatedSolution(params, F, lower_bound=min(D, F), note="; ".join(notes))
 
     def _solve_once(self, agg, tol, attempt):
         if "Q" in agg:
