@@ -294,6 +294,9 @@ class _SVCProblem(AIDProblem):
             except SolverError:
                 if ridge == _QP_RIDGES[-1]:
                     raise
+        if not np.all(np.isfinite(res.x)):
+            # Seen from HiGHS's QP solver on degenerate Gram matrices despite "optimal".
+            raise SolverError("HiGHS QP returned a non-finite point", status="non-finite x")
         alpha = np.clip(res.x, 0.0, est.C * W)
         v = alpha * y
         f = Q @ v
