@@ -17,14 +17,15 @@ def _expected_failed_checks(estimator):
     }
 
 
+# The class is the same for every decomposition; "full" is left out of the suite because
+# on the suite's unscaled regression data (|y| ~ 100 against epsilon) its working set
+# grows to every sample and the checks take minutes. Its correctness is tested against
+# the full LP in test_lpsvr.py.
 @parametrize_with_checks(
     [
-        # the single LP: fast on the checks' data sets
         LPSVR(decomposition="none"),
         LPSVC(decomposition="none"),
-        # the decompositions, with a tube wide enough that the working sets stay small
-        LPSVR(decomposition="full", epsilon=0.5, B0=10, random_state=0),
-        LPSVR(decomposition="variables", epsilon=0.5, B0=5, random_state=0),
+        LPSVR(decomposition="variables", epsilon=0.5, B0=5, method="simplex", random_state=0),
     ],
     expected_failed_checks=_expected_failed_checks,
 )

@@ -115,7 +115,7 @@ class _LPSVRParams(BaseEstimator):
     def _check_sizes(self, n_samples):
         B0 = min(_DEFAULT_B0, n_samples) if self.B0 is None else self.B0
         if B0 > n_samples:
-            raise ValueError(f"B0 must be <= the number of samples ({n_samples}), got {B0}.")
+            raise ValueError(f"B0 must be <= n_samples={n_samples}, got {B0}.")
         if self.B_max is not None and self.B_max < B0:
             raise ValueError(f"B_max must be >= B0 ({B0}), got {self.B_max}.")
         return B0
@@ -423,7 +423,7 @@ n_jobs, verbose
     >>> from sklearn.datasets import load_iris
     >>> from lpsvr import LPSVC
     >>> X, y = load_iris(return_X_y=True)
-    >>> clf = LPSVC(C=10.0, random_state=0).fit(X, y)
+    >>> clf = LPSVC(C=10.0, decomposition="none").fit(X, y)
     >>> clf.score(X, y) > 0.9
     True
     """
