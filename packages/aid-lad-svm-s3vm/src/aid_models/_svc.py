@@ -234,22 +234,23 @@ class _SVCProblem(AIDProblem):
 
     def _solve_once(self, agg, tol, attempt):
         if "Q" in agg:
-            # HiGHS's active-set QP can call a rank-deficient linear Gram matrix
-            # non-convex or stop short on it; libsvm then solves the same problem (9).
-            if self.linear and attempt > 0:
+            # HiGHS's active-set QP can call a rank-deficient Gram matrix non-convex, fail
+            # numerically or stop short on it; libsvm then solves the same problem.
+            if attempt > 0:
                 reason = "certificate retry"
             else:
                 try:
                     params, F, D, what = self._solve_qp(agg, tol)
                 except SolverError as exc:
-                    if not self.linear:
-                        raise
                     reason = exc.status
                 else:
-                    if not self.linear or F - D <= _QP_MAX_GAP * abs(F):
+                    if F - D <= _QP_MAX_GAP * abs(F):
                         return params, F, D, what
                     reason = f"gap {(F - D) / abs(F):.0e}"
-            params, F, D, what = self._solve_svm(agg, tol, "libsvm")
+            if self.linear:
+                params, F, D, what = self._solve_svm(agg, tol, "libsvm")
+            else:
+                params, F, D, what = self._solve_kernel_features(agg, tol)
             return params, F, D, f"{what} (highs-qp: {reason})"
         return self._solve_svm(agg, tol, self._backend(attempt))
 
@@ -272,6 +273,22 @@ class _SVCProblem(AIDProblem):
         D = aggregated_dual_bound(res.dual_coef, y, quad)
         params = {"w": res.coef, "b": res.intercept, "alpha": res.dual_coef}
         return params, float(res.objective), D, backend + ("" if res.converged else " (max_iter)")
+
+    def _solve_kernel_features(self, agg, tol):
+        """Aggregated kernel problem (20) as a linear SVM on Gram-matrix features.
+
+        With Q = V diag(lam) V^T, the rows of Phi = V sqrt(lam) reproduce the aggregated
+        kernel (Phi Phi^T = Q up to dropped round-off eigenvalues), so libsvm on Phi with
+        weights W solves (20); objective and bound are then evaluated with the exact Q.
+        Costs O(K^3); used only when HiGHS's QP fails.
+        """
+        est, y, W, Q = self.est, agg["y"], agg["W"], agg["Q"]
+        lam, V = np.linalg.eigh(Q)
+        keep = lam > 1e-12 * max(float(lam.max()), 1e-300)
+        Phi = V[:, keep] * np.sqrt(lam[keep])
+        res = fit_weighted_svm(Phi, y, W, C=est.C, solver="libsvm", tol=tol)
+        alpha = np.clip(res.dual_coef, 0.0, est.C * W)
+        return self._qp_params(agg, alpha) + ("libsvm-features",)
 
     def _solve_qp(self, agg, tol):
         est, y, W, Q = self.est, agg["y"], agg["W"], agg["Q"]
@@ -298,6 +315,11 @@ class _SVCProblem(AIDProblem):
             # Seen from HiGHS's QP solver on degenerate Gram matrices despite "optimal".
             raise SolverError("HiGHS QP returned a non-finite point", status="non-finite x")
         alpha = np.clip(res.x, 0.0, est.C * W)
+        return self._qp_params(agg, alpha) + (f"highs-qp {res.status}",)
+
+    def _qp_params(self, agg, alpha):
+        """Solution, F and the dual bound of the aggregated dual point ``alpha`` (exact Q)."""
+        est, y, W, Q = self.est, agg["y"], agg["W"], agg["Q"]
         v = alpha * y
         f = Q @ v
         b = float(optimal_intercept(f, y, W))
@@ -309,7 +331,7 @@ class _SVCProblem(AIDProblem):
             params["w"] = np.asarray(agg["X"].T @ v).ravel()
         else:
             params["KM"] = agg["KM"]
-        return params, F, D, f"highs-qp {res.status}"
+        return params, F, D
 
     # -- evaluation on the original data ----------------------------------------------
     def evaluate(self, data, clusters, solution):
