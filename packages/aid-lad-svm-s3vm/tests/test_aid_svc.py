@@ -200,3 +200,23 @@ def test_budgets_and_callback_stop_early():
     assert timed.stop_reason_ == "time_limit" and timed.n_iter_ == 1
     cb = AIDSVC(C=0.1, gap_tol=0.0, callback=lambda rec: rec["t"] >= 1, random_state=0)
     assert cb.fit(X, y).stop_reason_ == "callback" and cb.n_iter_ == 2
+
+
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+def test_highs_qp_failure_falls_back_to_libsvm(kernel, monkeypatch):
+    import aid_models._svc as svc_module
+    from svmcore.solvers import SolverError
+
+    def failing_qp(*args, **kwargs):
+        raise SolverError("forced failure", status="kSolveError")
+
+    monkeypatch.setattr(svc_module, "solve_qp", failing_qp)
+    X, y = make_blob_mixture(400, 3, random_state=10)
+    C = 1.0
+    params = {"gamma": 0.5} if kernel == "rbf" else {}
+    _, ref = _svc_reference(X, y, C, kernel=kernel, **params)
+    est = AIDSVC(C=C, kernel=kernel, solver="highs", gap_tol=1e-6, random_state=0, **params)
+    est.fit(X, y)
+    assert all("highs-qp: kSolveError" in rec["note"] for rec in est.history_)
+    objective = est.dual_objective_ if kernel == "rbf" else est.objective_
+    assert objective == pytest.approx(ref, rel=1e-4)
