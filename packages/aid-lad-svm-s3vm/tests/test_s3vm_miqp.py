@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from _s3vm_brute import brute_force, svm_qp
+from scipy.optimize import minimize
 
 from aid_models._s3vm_miqp import (
     aggregated_objective,
@@ -10,6 +11,7 @@ from aid_models._s3vm_miqp import (
     solve_aggregated_miqp,
     weighted_svm_qp,
 )
+from svmcore.datasets import make_g241c
 
 
 def _instance(seed, n_l=6, n_u=8, m=2):
@@ -63,6 +65,29 @@ def test_weighted_svm_qp_equals_an_independent_formulation():
     w, b, value = weighted_svm_qp(X_l, y_l, cost_l)
     ref, *_ = svm_qp(X_l, y_l, cost_l)
     assert value == pytest.approx(ref, rel=1e-8)
+
+
+def test_balanced_svm_qp_equals_an_independent_dual_solve():
+    # The instance on which the free-bias primal QP made HiGHS report kUnbounded.
+    X, y = make_g241c(300, 20, random_state=0)
+    lab = np.r_[np.flatnonzero(y < 0)[:10], np.flatnonzero(y > 0)[:10]]
+    unl = np.setdiff1d(np.arange(300), lab)
+    y_l, cost = y[lab].astype(float), np.full(20, 5.0)
+    x_bar, target = X[unl].mean(axis=0), y_l.mean()
+    w, b, value = weighted_svm_qp(X[lab], y_l, cost, balance=(x_bar, target))
+    assert x_bar @ w + b == pytest.approx(target, abs=1e-12)
+    # Independent: L-BFGS-B on the same dual; strong duality makes the values meet.
+    Z = y_l[:, None] * (X[lab] - x_bar)
+    G, lin = Z @ Z.T, 1.0 - y_l * target
+    ref = minimize(
+        lambda a: 0.5 * a @ G @ a - lin @ a,
+        np.zeros(20),
+        jac=lambda a: G @ a - lin,
+        bounds=[(0.0, 5.0)] * 20,
+        method="L-BFGS-B",
+        options={"ftol": 1e-15, "gtol": 1e-12},
+    )
+    assert value == pytest.approx(-ref.fun, rel=1e-9)
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -57,10 +57,10 @@ def weighted_svm_qp(X, y, cost, *, balance=None, time_limit=None):
         The objective evaluated at ``(w, b)`` with the hinge losses recomputed.
     """
     K, m = X.shape
+    y = np.asarray(y, dtype=np.float64)
     n_var = m + 1 + K
     Q = sp.diags(np.r_[np.ones(m), np.zeros(1 + K)]).tocsc()
     c = np.r_[np.zeros(m + 1), cost]
-    y = np.asarray(y, dtype=np.float64)
     A_ub = sp.hstack(
         [sp.csr_matrix(-y[:, None] * X), sp.csr_matrix(-y[:, None]), -sp.identity(K)],
         format="csc",
@@ -73,6 +73,14 @@ def weighted_svm_qp(X, y, cost, *, balance=None, time_limit=None):
         x_bar, target = balance
         A_eq = sp.csr_matrix(np.r_[x_bar, 1.0, np.zeros(K)][None, :])
         b_eq = np.array([target])
+        # With the balance row and a free bias HiGHS's QP solver reported kUnbounded on a
+        # bounded instance (g241c-style, 20 labeled points, m = 20). A bound that no
+        # optimum reaches removes the free direction: (w, b) = (0, target) is feasible, so
+        # 0.5||w||^2 <= U = sum_k c_k max(0, 1 - y_k target) at the optimum, and
+        # |b| = |target - x_bar w| <= |target| + sqrt(2 U) ||x_bar||.
+        upper = float(np.asarray(cost) @ np.maximum(0.0, 1.0 - y * target))
+        bound = abs(target) + np.sqrt(2.0 * upper) * np.linalg.norm(x_bar) + 1.0
+        lb[m], ub[m] = -bound, bound
     res = solve_qp(
         Q, c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=(lb, ub), time_limit=time_limit
     )
