@@ -136,6 +136,18 @@ def test_bounds_formats_match_linprog(bounds):
     assert res.fun == pytest.approx(ref.fun, rel=1e-9, abs=1e-12)
 
 
+def test_array_pair_bounds_with_two_variables():
+    # With n == 2 a (lb_array, ub_array) tuple has the shape of two (lb, ub) pairs; it must
+    # still be read as lower and upper arrays (the pairs reading gave x0 in [0, -1]).
+    lb, ub = np.array([0.0, -1.0]), np.array([1.0, 5.0])
+    res = solve_lp([1.0, -1.0], bounds=(lb, ub))
+    np.testing.assert_allclose(res.x, [0.0, 5.0])
+    pairs = solve_lp([1.0, -1.0], bounds=[(0.0, 1.0), (-1.0, 5.0)])
+    np.testing.assert_allclose(pairs.x, [0.0, 5.0])
+    with pytest.raises(ValueError, match="bounds: lower/upper arrays must have 2 entries"):
+        solve_lp([1.0, -1.0], bounds=(np.zeros(3), np.ones(3)))
+
+
 @pytest.mark.parametrize("method", ["simplex", "ipm"])
 def test_warm_start_same_optimum_fewer_iterations(method):
     c, A_ub, b_ub, A_eq, b_eq, bounds = random_feasible_lp(11, n=120, m_ub=90, m_eq=5)

@@ -155,13 +155,28 @@ def _none_to_inf(v, sign):
     return sign * np.inf if v is None else v
 
 
+def _is_array_pair(bounds):
+    return (
+        isinstance(bounds, tuple)
+        and len(bounds) == 2
+        and all(isinstance(b, np.ndarray) and b.ndim == 1 for b in bounds)
+    )
+
+
 def _check_bounds(bounds, n):
     """Bounds as ``linprog`` takes them -> (lower, upper) arrays with +-inf."""
     if bounds is None:
         return np.zeros(n), np.full(n, np.inf)
+    if _is_array_pair(bounds):
+        # (lb_array, ub_array) of 1-d ndarrays: read as such even when n == 2, where the
+        # generic shape test below could not tell it from two (lb, ub) pairs.
+        bounds = Bounds(bounds[0], bounds[1])
     if isinstance(bounds, Bounds):
-        lb = np.broadcast_to(np.asarray(bounds.lb, dtype=np.float64), (n,)).copy()
-        ub = np.broadcast_to(np.asarray(bounds.ub, dtype=np.float64), (n,)).copy()
+        try:
+            lb = np.broadcast_to(np.asarray(bounds.lb, dtype=np.float64), (n,)).copy()
+            ub = np.broadcast_to(np.asarray(bounds.ub, dtype=np.float64), (n,)).copy()
+        except ValueError as exc:
+            raise ValueError(f"bounds: lower/upper arrays must have {n} entries: {exc}") from exc
     else:
         try:
             arr = np.asarray(bounds, dtype=object)
@@ -714,8 +729,9 @@ def solve_lp(
     bounds : None, (lb, ub), sequence of (lb, ub) pairs, (lb_array, ub_array) or \
 scipy.optimize.Bounds, default=None
         As in ``scipy.optimize.linprog``: None means ``(0, None)`` for every
-        variable, None inside a pair means no bound. With two variables a
-        2 x 2 input is read as two pairs, like linprog.
+        variable, None inside a pair means no bound. A tuple of two 1-d
+        ndarrays is always ``(lb_array, ub_array)``; any other 2 x 2 input with
+        two variables is read as two pairs, like linprog.
     method : {"ipm", "simplex", "choose"}, default="ipm"
         HiGHS's interior point (followed by crossover), dual simplex, or its
         own choice.
