@@ -18,7 +18,7 @@ from svmcore.kernels import (
     kernel_rows,
     resolve_gamma,
 )
-from svmcore.kernels._api import _DIRECT_MAX_FEATURES
+from svmcore.kernels._api import _DIRECT_MAX_FEATURES, _PARALLEL_MIN_ENTRIES
 
 PARAMS = {
     "linear": {"kernel": "linear"},
@@ -158,6 +158,22 @@ def test_mixed_dtypes_promote_to_float64():
 def test_n_jobs_gives_identical_results():
     X, Y = make_data(50, 40, 20, np.float64, seed=7)
     np.testing.assert_array_equal(gram(X, Y, n_jobs=1), gram(X, Y, n_jobs=-1))
+
+
+@pytest.mark.parametrize("name", list(PARAMS))
+@pytest.mark.parametrize("n_features", N_FEATURES)
+def test_multithreaded_blocks_match_sklearn(name, n_features):
+    # Large enough that every parallel pass runs on all threads (small calls use one).
+    n = int(np.sqrt(_PARALLEL_MIN_ENTRIES)) + 8
+    X, Y = make_data(n, n, n_features, np.float64, seed=3)
+    assert_close(
+        gram(X, Y, n_jobs=-1, **PARAMS[name]), sklearn_kernel(X, Y, **PARAMS[name]), np.float64
+    )
+    V = np.linspace(-1.0, 1.0, n)
+    expected = sklearn_kernel(X, Y, **PARAMS[name]) @ V
+    np.testing.assert_allclose(
+        kernel_matvec(X, Y, V, n_jobs=-1, **PARAMS[name]), expected, rtol=1e-10, atol=1e-8 * n
+    )
 
 
 def test_empty_index_sets():
