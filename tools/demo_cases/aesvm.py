@@ -1,9 +1,10 @@
 """AESVM (Nandan et al. 2014): an SVM on approximate extreme points against SVC on all data."""
 
+import numpy as np
 from _benchkit import Row, measure
 from sklearn.svm import SVC
 
-from aesvm import AESVC
+from aesvm import AESVC, derive_rs
 
 from . import REGISTRY
 
@@ -32,3 +33,21 @@ def aesvc(data, size):
             acc,
         )
     ]
+
+
+def figures(data, size, report_dir):
+    """Representative-set fraction M/N of DeriveRS against the RBF gamma on the blobs."""
+    from ._report import new_figure, save
+
+    split = data["blobs"]
+    gammas = np.array([0.001, 0.003, 0.01, 0.03, 0.1, 1.0])
+    ratios = [
+        len(derive_rs(split.X_train, split.y_train, gamma=g).indices) / len(split.y_train)
+        for g in gammas
+    ]
+    fig, (ax,) = new_figure()
+    ax.plot(gammas, ratios, "o-")
+    ax.set_xscale("log")
+    ax.set(xlabel="RBF gamma", ylabel="M / N", ylim=(0, 1.05))
+    ax.set_title(f"DeriveRS [blobs, N={len(split.y_train)}]")
+    return [("DeriveRS [blobs]: M/N vs gamma", save(fig, report_dir, "aesvm_m_over_n.png"))]

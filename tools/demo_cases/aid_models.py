@@ -56,3 +56,35 @@ def aid_svc(data, size):
             acc,
         )
     ]
+
+
+def _aid_figure(estimator, label, report_dir, filename):
+    from ._report import new_figure, save
+
+    history = estimator.history_
+    t = history.column("t")
+    fig, (objective, rate) = new_figure(2)
+    objective.plot(t, history.column("F"), "o-", label="$F^t$ (aggregated)")
+    objective.plot(t, history.column("E_best"), "s--", label="$E_{best}$ (original)")
+    objective.set(xlabel="iteration t", ylabel="objective", title=f"{label}: convergence")
+    objective.legend()
+    rate.plot(t, 100 * history.column("r"), "o-")
+    rate.set(xlabel="iteration t", ylabel="$r^t = |K^t| / n$ (%)", title="aggregation rate")
+    return save(fig, report_dir, filename)
+
+
+def figures(data, size, report_dir):
+    """AID's per-iteration F^t, E_best and r^t (paper's Table 10 columns) for both models."""
+    lad_split, svc_split = data["lad_set_a"], data["blobs"]
+    lad = AIDLADRegressor(random_state=0).fit(lad_split.X_train, lad_split.y_train)
+    svc = AIDSVC(C=C, random_state=0).fit(svc_split.X_train, svc_split.y_train)
+    return [
+        (
+            "AIDLADRegressor [lad_set_a]: F^t, E_best and r^t per iteration",
+            _aid_figure(lad, "AID LAD", report_dir, "aid_lad_convergence.png"),
+        ),
+        (
+            "AIDSVC linear [blobs]: F^t, E_best and r^t per iteration",
+            _aid_figure(svc, "AID SVM", report_dir, "aid_svc_convergence.png"),
+        ),
+    ]

@@ -84,3 +84,28 @@ def semi_supervised(data, size):
             )
         )
     return rows
+
+
+def figures(data, size, report_dir):
+    """MFA's objective (18) against the temperature T on the semi-supervised split."""
+    from ._report import new_figure, save
+
+    split = data["g241c"]
+    mfa = MFAClassifier().fit(split.X_train, hide_labels(split.y_train, 50))
+    T = np.array([rec["T"] for rec in mfa.history_])
+    objective = np.array([rec["objective"] for rec in mfa.history_])
+    last = np.r_[T[1:] != T[:-1], True]  # the converged inner iteration of each T
+    fig, (ax,) = new_figure()
+    ax.plot(T, objective, ".", color="0.6", label="inner iterations")
+    ax.plot(T[last], objective[last], "o-", label="end of each T")
+    ax.set_xscale("log")
+    ax.invert_xaxis()  # annealing runs from high to low temperature
+    ax.set(xlabel="temperature T (decreasing)", ylabel="objective (18)")
+    ax.set_title("MFA [g241c, 50 labels]")
+    ax.legend()
+    return [
+        (
+            "MFAClassifier [g241c, 50 labels]: objective vs temperature",
+            save(fig, report_dir, "mfa_objective_vs_temperature.png"),
+        )
+    ]

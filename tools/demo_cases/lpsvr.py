@@ -31,3 +31,28 @@ def lpsvr_vs_svr(data, size):
             f"{mae[0]:.3f} / {mae[1]:.3f}; {n_sv[0]} / {n_sv[1]}",
         )
     ]
+
+
+def figures(data, size, report_dir):
+    """Fit time of LP-SVR (variable decomposition) against the training size on the sinc."""
+    import time
+
+    from ._report import new_figure, save
+
+    split = data["sinc"]
+    sizes = [100, 200, 400]
+
+    def fit(n):
+        model = LPSVR(C=C, epsilon=EPSILON, gamma=GAMMA, decomposition="variables", random_state=0)
+        return model.fit(split.X_train[:n], split.y_train[:n])
+
+    fit(sizes[0])  # warm-up: imports and compilation are not part of the curve
+    times = []
+    for n in sizes:
+        start = time.perf_counter()
+        fit(n)
+        times.append(time.perf_counter() - start)
+    fig, (ax,) = new_figure()
+    ax.plot(sizes, times, "o-")
+    ax.set(xlabel="training size N", ylabel="fit time (s)", title="LP-SVR, variable decomposition")
+    return [("LPSVR rbf [sinc]: fit time vs N", save(fig, report_dir, "lpsvr_time_vs_n.png"))]
