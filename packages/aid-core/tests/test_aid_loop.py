@@ -235,3 +235,13 @@ def test_uncertified_optimality_condition_stalls_and_returns_the_best():
     assert res.stop_reason == "stalled"
     assert res.history[-1]["n_split"] == 0
     assert res.evaluation.objective == min(res.history.column("E"))
+
+
+def test_certificate_tolerance_is_scaled_by_the_objective():
+    from aid_core._loop import _certificate_problem
+
+    # Rounding-size decrease of the bound relative to E^t: not a violation.
+    assert _certificate_problem(-1e-9, 100.0, 0.0, 1e-7) is None
+    # A real decrease is flagged, and so is a bound above E^t.
+    assert "decreased below" in _certificate_problem(-1.0, 100.0, 0.0, 1e-7)
+    assert "exceeds E^t" in _certificate_problem(101.0, 100.0, 0.0, 1e-7)

@@ -183,3 +183,18 @@ def test_bad_input(kwargs, fit_args, exc, match):
         X, y = X[:0], y[:0]
     with pytest.raises(exc, match=match):
         AIDLADRegressor(**kwargs).fit(X, y)
+
+
+def test_exact_fit_gives_no_certificate_warning():
+    # scikit-learn's check_sample_weights_shape data: y is fitted exactly, the optimum is 0
+    # and the LP's dual value is rounding noise around it (-3.6e-15), which must not read
+    # as a bound that decreased below the previous one.
+    import warnings
+
+    X = np.repeat([[1.0, 3.0], [2.0, 1.0], [3.0, 3.0], [4.0, 1.0]], 4, axis=0)
+    y = np.repeat([1.0, 2.0, 1.0, 2.0], 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est = AIDLADRegressor(random_state=0).fit(X, y, sample_weight=np.ones(16))
+    assert est.objective_ == pytest.approx(0.0, abs=1e-9)
+    assert est.lower_bound_ >= 0.0

@@ -266,12 +266,15 @@ def _solve_certified(problem, data, clusters, aggregated, previous, lower, rtol)
 
 def _certificate_problem(bound, e_t, lower, rtol):
     """Describe a violation of bound <= E^t or bound >= previous bound, else None."""
-    scale = max(abs(e_t), abs(bound), 1e-300)
+    # One scale for both tests: the objective's magnitude on this problem. Scaling the
+    # monotonicity test by |previous bound| alone flagged rounding noise (F^t = -3.6e-15
+    # after a bound of 0) as a violation.
+    scale = max(abs(e_t), abs(bound), abs(lower) if np.isfinite(lower) else 0.0, 1e-300)
     if not np.isfinite(bound) or not np.isfinite(e_t):
         return f"non-finite objective (bound={bound}, E^t={e_t})"
     if bound > e_t + rtol * scale:
         return f"lower bound {bound:.10g} exceeds E^t {e_t:.10g}"
-    if np.isfinite(lower) and bound < lower - rtol * max(abs(lower), 1e-300):
+    if np.isfinite(lower) and bound < lower - rtol * scale:
         return f"F^t {bound:.10g} decreased below the previous bound {lower:.10g}"
     return None
 

@@ -156,6 +156,16 @@ def lad_lp_sifting(X, y, weights, beta0, *, method="ipm", min_size=None):
         in_set[wrong] = True
 
 
+def _certified_bound(dual, primal):
+    """Lower bound on the aggregated LAD optimum from the LP's dual and primal values.
+
+    The objective is a sum of absolute values, so 0 is a bound too: it absorbs rounding
+    such as a dual value of -3.6e-15 on data fitted exactly, which the AID loop would
+    otherwise report as a bound that decreased below the previous one.
+    """
+    return max(min(dual, primal), 0.0)
+
+
 class _LADProblem(AIDProblem):
     """LAD as an :class:`aid_core.AIDProblem` (aggregation by weighted centroids)."""
 
@@ -211,7 +221,9 @@ class _LADProblem(AIDProblem):
                 f"HiGHS ipm sifting {info['status']}, {info['rounds']} LPs on "
                 f"{info['size']}/{y.size} columns, {info['n_iter']} it"
             )
-            return AggregatedSolution(beta, primal, lower_bound=min(dual, primal), note=note)
+            return AggregatedSolution(
+                beta, primal, lower_bound=_certified_bound(dual, primal), note=note
+            )
         if method == "sift":
             method = "ipm"  # sparse aggregated data: the full LP keeps X sparse
         if method == "warm":
@@ -224,7 +236,9 @@ class _LADProblem(AIDProblem):
             self._last = (self._labels, res)
         note = f"HiGHS {method}{' (warm)' if basis is not None and method == 'simplex' else ''}"
         note += f" {res.status}, {res.n_iter} it"
-        return AggregatedSolution(beta, primal, lower_bound=min(dual, primal), note=note)
+        return AggregatedSolution(
+            beta, primal, lower_bound=_certified_bound(dual, primal), note=note
+        )
 
     def evaluate(self, data, clusters, solution):
         beta = solution.params
