@@ -169,7 +169,7 @@ def build(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def demo(session: nox.Session) -> None:
-    """The main job: every method against its baseline on embedded data, one table."""
+    """The main job: every method against its baseline on embedded data; table and report."""
     _install_local(session, PACKAGES, extra=None)
     session.install(*REFERENCE_TOOLS, "highspy>=1.7")
     session.run("python", "tools/demo.py", *session.posargs)
