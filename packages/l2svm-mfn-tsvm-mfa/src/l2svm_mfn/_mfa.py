@@ -5,9 +5,15 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import entr, expit, rel_entr
 
-from svmcore.linalg import cgls, jacobi_preconditioner, line_search
+from svmcore.linalg import line_search
 
-from ._mfn import BIG_EPSILON, RELATIVE_STOP, SMALL_CG_MAX_ITER, squared_hinge_objective
+from ._mfn import (
+    BIG_EPSILON,
+    RELATIVE_STOP,
+    SMALL_CG_MAX_ITER,
+    newton_point,
+    squared_hinge_objective,
+)
 
 __all__ = ["MFAResult", "mean_field_annealing", "optimize_p", "optimize_w", "tsvm_objective"]
 
@@ -223,22 +229,8 @@ def optimize_w(
         lab_active = lab[y[lab] * o[lab] < 1.0]
         target[unl], cost[unl] = _unlabeled_system(o[unl], p, lam_u, n_u, weight[unl])
         rows = np.concatenate([lab_active, unl])
-        m_inv = None
-        if preconditioner == "jacobi":
-            m_inv = jacobi_preconditioner(X, cost, lam, rows=rows, intercept=intercept)
-        res = cgls(
-            X,
-            target,
-            cost,
-            lam,
-            w,
-            rows=rows,
-            intercept=intercept,
-            epsilon=epsilon,
-            max_iter=cg_cap,
-            preconditioner=m_inv,
-            outputs0=o,
-            check_input=False,
+        res = newton_point(
+            X, target, cost, lam, w, o, rows, intercept, epsilon, cg_cap, preconditioner
         )
         w_bar, o_bar = res.beta, res.outputs
         if cg_cap == SMALL_CG_MAX_ITER:

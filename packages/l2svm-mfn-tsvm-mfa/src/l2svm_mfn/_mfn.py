@@ -66,6 +66,31 @@ def squared_hinge_objective(w, outputs, y, cost, lam):
     return 0.5 * float(w @ (lam * w)) + 0.5 * float(cost @ (margin * margin))
 
 
+def newton_point(X, target, cost, lam, w, o, rows, intercept, epsilon, cg_cap, preconditioner):
+    """Table 1's Newton point: CGLS (Table 2) on the active ``rows``, seeded at ``w``.
+
+    Shared by L2-SVM-MFN and MFA's OPTIMIZE-W, which differ only in the targets, costs
+    and active rows they pass. ``preconditioner="jacobi"`` is the option beyond the paper.
+    """
+    m_inv = None
+    if preconditioner == "jacobi":
+        m_inv = jacobi_preconditioner(X, cost, lam, rows=rows, intercept=intercept)
+    return cgls(
+        X,
+        target,
+        cost,
+        lam,
+        w,
+        rows=rows,
+        intercept=intercept,
+        epsilon=epsilon,
+        max_iter=cg_cap,
+        preconditioner=m_inv,
+        outputs0=o,
+        check_input=False,
+    )
+
+
 def l2svm_mfn(
     X,
     y,
@@ -147,23 +172,7 @@ def l2svm_mfn(
         n_iter += 1
         active = positive & (y * o < 1.0)
         rows = np.flatnonzero(active)
-        m_inv = None
-        if preconditioner == "jacobi":
-            m_inv = jacobi_preconditioner(X, cost, lam, rows=rows, intercept=intercept)
-        res = cgls(
-            X,
-            y,
-            cost,
-            lam,
-            w,
-            rows=rows,
-            intercept=intercept,
-            epsilon=epsilon,
-            max_iter=cg_cap,
-            preconditioner=m_inv,
-            outputs0=o,
-            check_input=False,
-        )
+        res = newton_point(X, y, cost, lam, w, o, rows, intercept, epsilon, cg_cap, preconditioner)
         n_cg_iter += res.n_iter
         w_bar, o_bar = res.beta, res.outputs
         if cg_cap == SMALL_CG_MAX_ITER:
