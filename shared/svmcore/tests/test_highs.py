@@ -225,6 +225,18 @@ def test_linear_program_incremental_changes_match_fresh_solves():
     assert lp_dense.col_upper_[0] == 0.5
 
 
+def test_add_variables_places_columns_in_model_row_order():
+    # rows in the model: inequality, equality, inequality (added later)
+    lp = LinearProgram([1.0], A_ub=[[1.0]], b_ub=[1.0], A_eq=[[1.0]], b_eq=[0.5])
+    lp.add_rows([[2.0]], [3.0])
+    lp.add_variables([1.0, 2.0], A_ub=[[3.0, 4.0], [5.0, 6.0]], A_eq=[[7.0, 8.0]])
+    m = lp._highs.getLp().a_matrix_
+    A = sp.csc_array(
+        (np.array(m.value_), np.array(m.index_), np.array(m.start_)), shape=(3, 3)
+    ).toarray()
+    np.testing.assert_array_equal(A, [[1, 3, 4], [1, 7, 8], [2, 5, 6]])
+
+
 def test_infeasible_lp_raises():
     # x1 + x2 <= 1 and x1 + x2 >= 3
     A_ub = [[1.0, 1.0], [-1.0, -1.0]]

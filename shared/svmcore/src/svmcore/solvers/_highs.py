@@ -531,18 +531,20 @@ class LinearProgram:
         c = _check_vector(c, "c")
         k = c.shape[0]
         lb, ub = _check_bounds(bounds, k)
-        cols = sp.lil_array((self._row_is_eq.shape[0], k))
-        for block, eq, name, m in (
-            (A_ub, False, "A_ub", self.n_ub),
-            (A_eq, True, "A_eq", self.n_eq),
-        ):
+        parts = []
+        for block, name, m in ((A_ub, "A_ub", self.n_ub), (A_eq, "A_eq", self.n_eq)):
             if block is None:
+                parts.append(sp.csr_array((m, k)))
                 continue
             block = _check_matrix(block, name, k)
             if block.shape[0] != m:
                 raise ValueError(f"{name} must have {m} rows, got {block.shape[0]}.")
-            cols[np.flatnonzero(self._row_is_eq == eq), :] = block
-        start, index, value = _csc_parts(cols)
+            parts.append(sp.csr_array(block))
+        # stacked rows are (inequality rows, equality rows) in model order; permute
+        # them back to the model's interleaving (vectorized: lil assignment was slow)
+        order = np.r_[np.flatnonzero(~self._row_is_eq), np.flatnonzero(self._row_is_eq)]
+        cols = sp.vstack(parts, format="csr")[np.argsort(order, kind="stable")]
+        start, index, value = _csc_parts(sp.csc_array(cols))
         self._check_call(
             self._highs.addCols(
                 k, c, _to_highs_inf(lb), _to_highs_inf(ub), len(value), start[:-1], index, value
