@@ -11,10 +11,12 @@ exit status non-zero.
 It also writes a report folder (``reports/demo/`` unless ``--report-dir``; none with
 ``--no-report``): ``README.md`` with the table and the plots of every case module that
 defines ``figures(data, size, report_dir)`` (returning ``(title, filename)`` pairs of the
-PNGs it wrote), for the modules whose cases ran.
+PNGs it wrote), for the modules whose cases ran. The figures draw from the estimators
+the cases fitted (``demo_cases._data.keep_fit``) rather than fitting them again.
 
-Usage: ``python tools/demo.py [--quick | --full] [--only NAME ...] [--report-dir DIR |
---no-report]`` (``nox -s demo``).
+Usage: ``python tools/demo.py [--quick | --full | --size quick|full] [--only NAME ...]
+[--report-dir DIR | --no-report]`` (``nox -s demo``; ``nox -s demo -- --size full`` for
+the full tables on 10x the data).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _benchkit import discover, format_table, seconds  # noqa: E402
+from _benchkit import SIZES, discover, format_table, seconds  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 LEGEND = (
@@ -114,6 +116,7 @@ def main(argv=None) -> int:
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="size", action="store_const", const="quick")
     size.add_argument("--full", dest="size", action="store_const", const="full")
+    size.add_argument("--size", choices=SIZES, help="quick (default, minutes) or full")
     parser.add_argument("--only", action="append", choices=sorted(REGISTRY.cases))
     report = parser.add_mutually_exclusive_group()
     report.add_argument(

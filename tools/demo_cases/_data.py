@@ -58,6 +58,25 @@ def default_data(size):
     return {s.name: s for s in splits}
 
 
+#: Fitted estimators the cases keep for their module's ``figures``: (id(split), key) -> fit.
+_FITTED: dict = {}
+
+
+def keep_fit(split, key, estimator):
+    """Remember ``estimator`` (fitted on ``split`` by a case) under ``key``; return it.
+
+    ``figures`` then draws from the table's own fit instead of fitting again.
+    """
+    _FITTED[(id(split), key)] = (split, estimator)  # holding the split keeps its id unique
+    return estimator
+
+
+def fitted(split, key, fit):
+    """The estimator a case kept for ``(split, key)``, else ``fit()`` (figures run alone)."""
+    entry = _FITTED.get((id(split), key))
+    return fit() if entry is None else entry[1]
+
+
 def hide_labels(y, n_labeled, random_state=0):
     """A copy of ``y`` with all but ``n_labeled`` (stratified) labels set to -1."""
     rng = np.random.default_rng(random_state)
