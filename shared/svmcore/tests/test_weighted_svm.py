@@ -253,6 +253,20 @@ def test_iteration_cap_warns_and_reports_not_converged(solver):
     )
 
 
+def test_skipping_the_objective_keeps_the_libsvm_solution():
+    X, y = _blobs(40, 2, seed=3)
+    s = np.random.default_rng(4).uniform(0.5, 2.0, size=40)
+    kw = dict(C=2.0, kernel="rbf", gamma=0.5, tol=1e-8)
+    full = fit_weighted_svm(X, y, s, refit_intercept=False, **kw)
+    fast = fit_weighted_svm(X, y, s, compute_objective=False, **kw)
+    np.testing.assert_array_equal(fast.dual_coef, full.dual_coef)
+    np.testing.assert_array_equal(fast.support, full.support)
+    assert fast.intercept == full.intercept  # libsvm's own bias, as with refit_intercept=False
+    assert np.isnan(fast.objective) and np.isnan(fast.dual_objective)
+    with pytest.raises(TypeError, match="compute_objective"):
+        fit_weighted_svm(X, y, s, compute_objective="no", **kw)
+
+
 @pytest.mark.parametrize(
     "kwargs,exc,match",
     [

@@ -276,6 +276,7 @@ def fit_weighted_svm(
     margin_tol=1e-2,
     cache_size=200.0,
     random_state=None,
+    compute_objective=True,
 ):
     """Solve the weighted L1-hinge SVM (per-sample C) with libsvm or liblinear.
 
@@ -323,6 +324,13 @@ def fit_weighted_svm(
         libsvm kernel cache in MB.
     random_state : int, RandomState instance or None, default=None
         Seed of liblinear's coordinate order.
+    compute_objective : bool, default=True
+        libsvm with a nonlinear kernel: False skips the decision-function pass over
+        all samples that the primal objective and ``refit_intercept`` need (about as
+        costly as training itself when most samples are support vectors); then
+        ``objective`` and ``dual_objective`` are NaN and the intercept is libsvm's own
+        (as ``SVC``'s). Ignored for the linear kernel and liblinear, whose pass is
+        cheap (O(nnz)).
 
     Returns
     -------
@@ -391,6 +399,8 @@ def fit_weighted_svm(
     C = check_real(C, "C", low=0.0, low_closed=False)
     _check_options(kernel, solver, gamma, degree, coef0, tol, max_iter, intercept_scaling)
     check_real(margin_tol, "margin_tol", low=0.0)
+    if not isinstance(compute_objective, (bool, np.bool_)):
+        raise TypeError(f"compute_objective must be a bool, got {compute_objective!r}.")
     sw = check_sample_weight(sample_weight, X, dtype=np.float64)
     keep = np.flatnonzero(sw > 0)
     if np.unique(y[keep]).size < 2:
@@ -426,6 +436,20 @@ def fit_weighted_svm(
             w_sq = float(coef @ coef)
         else:
             coef = None
+            if not compute_objective:
+                dual_coef = np.zeros(n)
+                dual_coef[keep] = alpha_k
+                return WeightedSVMResult(
+                    coef=None,
+                    intercept=b,
+                    dual_coef=dual_coef,
+                    support=np.flatnonzero(dual_coef > 0),
+                    objective=np.nan,
+                    dual_objective=np.nan,
+                    n_iter=n_iter,
+                    converged=bool(converged),
+                    solver=solver,
+                )
             decision = np.asarray(model.decision_function(Xk), dtype=np.float64)
             ya = yk * alpha_k
             w_sq = float(ya[model.support_] @ (decision[model.support_] - b))
