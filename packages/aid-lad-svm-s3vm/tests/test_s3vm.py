@@ -123,6 +123,23 @@ def test_reproducible_with_random_state():
     assert np.array_equal(a.coef_, b.coef_) and np.array_equal(a.intercept_, b.intercept_)
 
 
+def test_callback_sees_aid1_inside_aid5_and_can_stop():
+    # The benchmark reads AID1 from an AID5 run's first iteration: it must be the same fit.
+    X, y, _ = _tiny(7, n_l=10, n_u=40)
+    records = []
+    aid5 = AIDS3VMClassifier(max_iter=5, random_state=3, callback=records.append).fit(X, y)
+    aid1 = AIDS3VMClassifier(max_iter=1, random_state=3).fit(X, y)
+    assert records and records[0]["t"] == 0
+    first = records[0]["solution"].params
+    assert np.array_equal(first["w"], aid1.coef_[0]) and first["b"] == aid1.intercept_[0]
+    assert records[0]["E"] == aid1.objective_ and len(records) <= aid5.n_iter_
+    stopped = AIDS3VMClassifier(max_iter=5, random_state=3, callback=lambda rec: True)
+    stopped.fit(X, y)
+    assert stopped.n_iter_ == 1 and stopped.stop_reason_ in ("callback", "optimal")
+    with pytest.raises(ValueError, match="callback"):
+        AIDS3VMClassifier(callback=3).fit(X, y)
+
+
 def _hard_instance():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(320, 10))

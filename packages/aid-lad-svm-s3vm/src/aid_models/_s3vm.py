@@ -250,6 +250,11 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         Relative gap at which SCIP declares an aggregated problem solved.
     verbose : int, default=0
         > 0 prints one line per iteration.
+    callback : callable or None, default=None
+        Called after each iteration that does not end the run by Prop 5 with the
+        iteration's record (plus ``"solution"``, whose ``params`` hold ``"w"`` and ``"b"``,
+        and ``"evaluation"``); returning True stops the run. E.g. an AID5 run can record
+        its first iteration, which is exactly AID1's solution.
     random_state : int, RandomState instance or None, default=None
         Seeds the initial k-means iterations.
 
@@ -272,7 +277,7 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         The relative MIP gap of every aggregated solve (also in ``history_``).
     stop_reason_ : str
         ``"optimal"`` (the condition of Prop 5 holds), ``"gap"`` (``objective_`` equals
-        the lower bound), ``"max_iter"`` or ``"time_limit"``.
+        the lower bound), ``"max_iter"``, ``"time_limit"`` or ``"callback"``.
     history_ : aid_core.AIDHistory
         One record per iteration (t, |K^t|, r^t, F^t, bound, E^t, E_best, gap, times,
         labeled training rate, MIP gap, status, nodes, time and big-M of the solve).
@@ -344,6 +349,7 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         "time_limit_per_solve": [None, Interval(Real, 0.0, None, closed="neither")],
         "mip_gap": [Interval(Real, 0.0, None, closed="left")],
         "verbose": ["verbose"],
+        "callback": [None, callable],
         "random_state": ["random_state"],
     }
 
@@ -360,6 +366,7 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         time_limit_per_solve=None,
         mip_gap=1e-6,
         verbose=0,
+        callback=None,
         random_state=None,
     ):
         self.M_l = M_l
@@ -372,6 +379,7 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         self.time_limit_per_solve = time_limit_per_solve
         self.mip_gap = mip_gap
         self.verbose = verbose
+        self.callback = callback
         self.random_state = random_state
 
     @fit_context(prefer_skip_nested_validation=True)
@@ -419,6 +427,7 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
             max_iter=self.max_iter,
             time_limit=self.time_limit,
             verbose=self.verbose,
+            callback=self.callback,
             random_state=seed,
         )
         params = result.solution.params
