@@ -97,8 +97,10 @@ def line_search(w, w_bar, lam, outputs, outputs_bar, y, cost):
     diff = o_bar - o
     active = y * o < 1.0
     lc = cost * active
-    left = float(w @ (lam * step)) + float(lc @ ((o - y) * diff))
-    right = float(w_bar @ (lam * step)) + float(lc @ ((o_bar - y) * diff))
+    # Sums of products, not ``@``: the BLAS's threaded dot is slow on a loaded machine.
+    lam_step = lam * step
+    left = float(np.sum(w * lam_step)) + float(np.sum(lc * (o - y) * diff))
+    right = float(np.sum(w_bar * lam_step)) + float(np.sum(lc * (o_bar - y) * diff))
 
     slope_sign = y * diff
     leaving = active & (slope_sign > 0)
