@@ -70,9 +70,9 @@ def tsvm_objective(w, outputs, y, labeled, lam, lam_u, weight=None):
     n_u = weight[~labeled].sum()
     lab_loss = np.maximum(0.0, 1.0 - y[labeled] * outputs[labeled]) ** 2
     unl_loss = np.maximum(0.0, 1.0 - np.abs(outputs[~labeled])) ** 2
-    value = 0.5 * float(w @ (lam * w)) + 0.5 * float(weight[labeled] @ lab_loss) / n_l
+    value = 0.5 * float(np.sum(lam * w * w)) + 0.5 * float(np.sum(weight[labeled] * lab_loss)) / n_l
     if n_u > 0:
-        value += 0.5 * lam_u * float(weight[~labeled] @ unl_loss) / n_u
+        value += 0.5 * lam_u * float(np.sum(weight[~labeled] * unl_loss)) / n_u
     return value
 
 
