@@ -26,6 +26,8 @@ def _expected_failed_checks(estimator):
         LPSVR(decomposition="none"),
         LPSVC(decomposition="none"),
         LPSVR(decomposition="variables", epsilon=0.5, B0=5, method="simplex", random_state=0),
+        LPSVR(decomposition="row_column", random_state=0),
+        LPSVC(decomposition="row_column", random_state=0),
     ],
     expected_failed_checks=_expected_failed_checks,
 )

@@ -13,7 +13,7 @@ from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kerne
 from sklearn.svm import SVC, SVR
 
 from lpsvr import LPSVC, LPSVR
-from lpsvr._decomposition import fit_lp_svr
+from lpsvr._decomposition import fit_lp_svr, fit_row_column
 from svmcore.datasets import load_bundled, make_noisy_sinc
 from svmcore.solvers import InfeasibleError, SolverLimitError, solve_lp
 
@@ -144,7 +144,7 @@ def test_decompositions_reach_full_lp_objective_and_kkt(kernel, seed):
     ref = fit_lp_svr(X, d, cost, epsilon=eps, kernel_params=params, decomposition="none", n_jobs=1)
     K = full_kernel(X)
     check_full_kkt(K, d, cost, eps, ref.alpha, ref.b, ref.mu, ref.nu)
-    for dec in ("variables", "full"):
+    for dec in ("variables", "full", "row_column"):
         res = fit_lp_svr(
             X,
             d,
@@ -159,8 +159,40 @@ def test_decompositions_reach_full_lp_objective_and_kkt(kernel, seed):
         assert res.converged
         assert res.objective == pytest.approx(ref.objective, rel=1e-6)
         check_full_kkt(K, d, cost, eps, res.alpha, res.b, res.mu, res.nu)
-        assert res.history[-1]["n_violators"] == 0
+        assert res.history[-1]["n_violators" if dec != "row_column" else "n_added"] == 0
         assert max(res.kkt["dual"], res.kkt["complementarity"]) < 1e-6
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear", "poly"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_row_column_with_coarse_start_reaches_full_lp(kernel, seed):
+    """Row/column generation started from exact solutions on random subsamples (two levels)."""
+    params, full_kernel = KERNELS[kernel]
+    X, d = (sinc_data if kernel == "rbf" else friedman_like)(400, seed)
+    N = len(d)
+    cost = np.full(N, 2.0)
+    eps = 0.1
+    ref = fit_lp_svr(X, d, cost, epsilon=eps, kernel_params=params, decomposition="none", n_jobs=1)
+    res = fit_row_column(
+        X,
+        d,
+        cost,
+        epsilon=eps,
+        kernel_params=params,
+        B0=8,
+        random_state=seed,
+        n_jobs=1,
+        price_size=50,
+        max_add_columns=3,
+        coarsen=3,
+        min_level=40,
+    )
+    assert res.converged
+    assert {h["n_samples"] for h in res.history} == {44, 133, 400}  # three levels
+    assert {h["step"] for h in res.history} >= {"rows", "partial pricing", "full pricing"}
+    assert res.objective == pytest.approx(ref.objective, rel=1e-6)
+    check_full_kkt(full_kernel(X), d, cost, eps, res.alpha, res.b, res.mu, res.nu)
+    assert max(res.kkt["dual"], res.kkt["complementarity"]) < 1e-6
 
 
 def test_larger_problem_estimator_objectives_agree():
@@ -168,10 +200,11 @@ def test_larger_problem_estimator_objectives_agree():
     kw = dict(C=1.0, epsilon=0.2, gamma=0.5, random_state=3)
     objectives = {
         dec: LPSVR(decomposition=dec, B0=30, **kw).fit(X, y).objective_
-        for dec in ("none", "variables", "full")
+        for dec in ("none", "variables", "full", "row_column")
     }
     assert objectives["variables"] == pytest.approx(objectives["none"], rel=1e-6)
     assert objectives["full"] == pytest.approx(objectives["none"], rel=1e-6)
+    assert objectives["row_column"] == pytest.approx(objectives["none"], rel=1e-6)
 
 
 def test_warm_simplex_working_set_matches_full_lp():
@@ -391,7 +424,7 @@ def test_degenerate_data_property(n, value):
     y = np.full(n, value)
     ref = LPSVR(decomposition="none", gamma=1.0).fit(X, y)
     assert ref.objective_ == pytest.approx(0.0, abs=1e-9)
-    for dec in ("variables", "full"):
+    for dec in ("variables", "full", "row_column"):
         reg = LPSVR(decomposition=dec, gamma=1.0, random_state=0).fit(X, y)
         assert reg.converged_
         assert reg.objective_ == pytest.approx(ref.objective_, abs=1e-9)

@@ -28,10 +28,11 @@ _PARAMETER_CONSTRAINTS = {
     "sigma": [None, Interval(Real, 0.0, None, closed="neither")],
     "degree": [Interval(Integral, 1, None, closed="left")],
     "coef0": [Interval(Real, None, None, closed="neither")],
-    "decomposition": [StrOptions({"none", "variables", "full"})],
+    "decomposition": [StrOptions({"none", "variables", "full", "row_column"})],
     "method": [StrOptions({"ipm", "simplex", "choose"})],
     "B0": [None, Interval(Integral, 2, None, closed="left")],
     "B_max": [None, Interval(Integral, 2, None, closed="left")],
+    "n_add": [None, Interval(Integral, 1, None, closed="left")],
     "tau": [Interval(Integral, 1, None, closed="left")],
     "t_max": [Interval(Integral, 1, None, closed="left")],
     "loop_limit": [Interval(Integral, 1, None, closed="left")],
@@ -44,6 +45,7 @@ _PARAMETER_CONSTRAINTS = {
 }
 
 _DEFAULT_B0 = 100
+_DEFAULT_B0_ROW_COLUMN = 50  # initial columns (and their rows) of "row_column"
 
 
 class _LPSVRParams(BaseEstimator):
@@ -65,6 +67,7 @@ class _LPSVRParams(BaseEstimator):
         method="ipm",
         B0=None,
         B_max=None,
+        n_add=None,
         tau=4,
         t_max=4,
         loop_limit=10,
@@ -86,6 +89,7 @@ class _LPSVRParams(BaseEstimator):
         self.method = method
         self.B0 = B0
         self.B_max = B_max
+        self.n_add = n_add
         self.tau = tau
         self.t_max = t_max
         self.loop_limit = loop_limit
@@ -113,7 +117,8 @@ class _LPSVRParams(BaseEstimator):
         return 1 if self.n_jobs is None else self.n_jobs
 
     def _check_sizes(self, n_samples):
-        B0 = min(_DEFAULT_B0, n_samples) if self.B0 is None else self.B0
+        default = _DEFAULT_B0_ROW_COLUMN if self.decomposition == "row_column" else _DEFAULT_B0
+        B0 = min(default, n_samples) if self.B0 is None else self.B0
         if B0 > n_samples:
             raise ValueError(f"B0 must be <= n_samples={n_samples}, got {B0}.")
         if self.B_max is not None and self.B_max < B0:
@@ -135,6 +140,7 @@ class _LPSVRParams(BaseEstimator):
             method=self.method,
             B0=min(B0, Xk.shape[0]),
             B_max=self.B_max,
+            n_add=self.n_add,
             tau=self.tau,
             t_max=self.t_max,
             loop_limit=self.loop_limit,
@@ -180,18 +186,28 @@ class LPSVR(RegressorMixin, _LPSVRParams):
         Degree of "poly".
     coef0 : float, default=0.0
         Independent term of "poly".
-    decomposition : {"full", "variables", "none"}, default="full"
+    decomposition : {"full", "variables", "row_column", "none"}, default="full"
         "none": the whole LP in one HiGHS call (the reference for small N;
         N x N kernel). "variables": Algorithm 2. "full": Algorithm 1, i.e.
         Algorithm 2 with each working-set LP solved by Algorithm 3.
+        "row_column" (not in the paper, much faster): separate column
+        (coefficient) and row (tube constraint) sets, each grown by the same
+        KKT check on all samples, one HiGHS model re-solved by warm simplex,
+        started from the exact solution on a random quarter of the samples
+        (recursively); see the package README.
     method : {"ipm", "simplex", "choose"}, default="ipm"
         HiGHS LP method (the paper uses an interior point method; crossover
         gives the vertex solution the sparseness results refer to).
+        "row_column" always uses the (warm) simplex method.
     B0 : int, default=None
         Initial working-set size (>= 2, <= n_samples); None means
-        ``min(100, n_samples)``.
+        ``min(100, n_samples)`` (``min(50, n_samples)`` initial columns for
+        "row_column").
     B_max : int, default=None
         Maximum working-set size of eq. (17); None means n_samples.
+    n_add : int, default=None
+        Violators moved into the working set per iteration of Algorithm 2;
+        None is the paper's ``1 + ceil(ln |B|)`` (Step 4 / eq. 17).
     tau : int, default=4
         Number of constraint blocks of Algorithm 3 (capped at the working-set size).
     t_max : int, default=4
@@ -381,7 +397,7 @@ class LPSVC(ClassifierMixin, _LPSVRParams):
     Parameters
     ----------
     C, epsilon, kernel, gamma, sigma, degree, coef0, decomposition, method, \
-B0, B_max, tau, t_max, loop_limit, max_iter, tol, time_limit, random_state, \
+B0, B_max, n_add, tau, t_max, loop_limit, max_iter, tol, time_limit, random_state, \
 n_jobs, verbose
         As in :class:`LPSVR`.
 

@@ -31,7 +31,7 @@ import scipy.sparse as sp
 from svmcore.kernels import gram
 from svmcore.solvers import LinearProgram, solve_lp
 
-__all__ = ["SubLPSolution", "WorkingSetLP", "kkt_residuals", "solve_svr_lp"]
+__all__ = ["RowColumnLP", "SubLPSolution", "WorkingSetLP", "kkt_residuals", "solve_svr_lp"]
 
 
 @dataclass
@@ -234,3 +234,86 @@ class WorkingSetLP:
             float(res.fun),
             res.n_iter,
         )
+
+
+class RowColumnLP:
+    """The corrected LP restricted to a column set P and a row set R, kept alive in HiGHS.
+
+    Columns: a free ``b`` (the paper's ``b+ - b-``), ``alpha+_i, alpha-_i`` for
+    ``i in P`` and one ``xi_r`` per row. Rows: single constraints ``r = (j, s)``,
+    ``s (f(x_j) - d_j) - xi_r <= epsilon`` (``s = -1``: row 1 of sample j,
+    ``s = +1``: row 2). Giving each of the two rows of a sample its own
+    ``xi`` (cost ``2 C s_j`` each) leaves the optimum unchanged: with
+    ``epsilon >= 0`` at most one of the two is positive. Rows and columns are
+    only added, so HiGHS's simplex restarts from the previous basis.
+    """
+
+    def __init__(self, X, d, cost, epsilon, kernel_params, *, n_jobs, time_limit, lp_tol):
+        self.X, self.d, self.cost, self.epsilon = X, d, cost, epsilon
+        self.kernel_params, self.n_jobs = kernel_params, n_jobs
+        self.cols = np.zeros(0, dtype=np.intp)  # column samples, in column order
+        self.col_pos = np.zeros(0, dtype=np.intp)  # HiGHS index of alpha+ (alpha- next)
+        self.row_sample = np.zeros(0, dtype=np.intp)
+        self.row_sign = np.zeros(0)
+        self.n_var = 1
+        self.lp = LinearProgram(
+            np.zeros(1), bounds=(None, None), method="simplex", time_limit=time_limit, tol=lp_tol
+        )
+
+    def add_columns(self, samples):
+        """Add ``alpha+-`` of ``samples`` (global indices), with entries in every row."""
+        samples = np.asarray(samples, dtype=np.intp)
+        k = samples.size
+        if k == 0:
+            return
+        block = None
+        if self.row_sample.size:
+            K = gram(
+                self.X, rows=self.row_sample, cols=samples, **self.kernel_params, n_jobs=self.n_jobs
+            )
+            K *= self.row_sign[:, None]
+            block = np.empty((K.shape[0], 2 * k))
+            block[:, 0::2] = K
+            block[:, 1::2] = -K
+        self.lp.add_variables(np.ones(2 * k), bounds=(0, None), A_ub=block)
+        self.col_pos = np.r_[self.col_pos, self.n_var + 2 * np.arange(k)]
+        self.cols = np.r_[self.cols, samples]
+        self.n_var += 2 * k
+
+    def add_rows(self, samples, signs):
+        """Add the rows ``(samples[t], signs[t])``, each with its own ``xi`` column."""
+        samples = np.asarray(samples, dtype=np.intp)
+        signs = np.asarray(signs, dtype=np.float64)
+        k = samples.size
+        if k == 0:
+            return
+        self.lp.add_variables(self.cost[samples], bounds=(0, None))
+        xi_pos = self.n_var + np.arange(k)
+        self.n_var += k
+        m = self.cols.size
+        K = np.zeros((k, m))
+        if m:
+            K = gram(self.X, rows=samples, cols=self.cols, **self.kernel_params, n_jobs=self.n_jobs)
+        K = K * signs[:, None]
+        # sparse rows: b, alpha+- of every column sample, the row's own xi
+        width = 2 * m + 2
+        vals = np.empty((k, width))
+        idx = np.empty((k, width), dtype=np.int64)
+        vals[:, 0], idx[:, 0] = signs, 0
+        vals[:, 1 : m + 1], idx[:, 1 : m + 1] = K, self.col_pos
+        vals[:, m + 1 : 2 * m + 1], idx[:, m + 1 : 2 * m + 1] = -K, self.col_pos + 1
+        vals[:, -1], idx[:, -1] = -1.0, xi_pos
+        rows = sp.csr_array(
+            (vals.ravel(), idx.ravel(), np.arange(k + 1) * width), shape=(k, self.n_var)
+        )
+        self.lp.add_rows(rows, self.epsilon + signs * self.d[samples])
+        self.row_sample = np.r_[self.row_sample, samples]
+        self.row_sign = np.r_[self.row_sign, signs]
+
+    def solve(self):
+        """Solve warm: alpha on the columns, b, row multipliers (>= 0), optimum, iterations."""
+        res = self.lp.solve()
+        x = res.x
+        alpha = x[self.col_pos] - x[self.col_pos + 1]
+        pi = np.maximum(-res.row_duals_ub, 0.0)
+        return alpha, float(x[0]), pi, float(res.fun), res.n_iter
