@@ -34,7 +34,15 @@ def svc_primal(svc, X, y, C):
 @pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
 def test_epsilon_zero_matches_svc_objective(C):
     X, y = blobs(150)
-    aesvc = AESVC(C=C, gamma=0.5, epsilon=0.0, tol=1e-8, group_size=40, subset_size=80)
+    aesvc = AESVC(
+        C=C,
+        gamma=0.5,
+        epsilon=0.0,
+        tol=1e-8,
+        group_size=40,
+        subset_size=80,
+        compute_objective=True,
+    )
     aesvc.fit(X, y)
     assert aesvc.n_representatives_ == X.shape[0]
     np.testing.assert_array_equal(aesvc.beta_, 1.0)
@@ -55,7 +63,15 @@ def test_corollary_3_bound(C_paper, epsilon):
     C = C_paper / n
     svc = SVC(C=C, gamma=1.0, tol=1e-8).fit(X, y)
     F1 = svc_primal(svc, X, y, C)
-    aesvc = AESVC(C=C, gamma=1.0, epsilon=epsilon, tol=1e-8, group_size=50, subset_size=100)
+    aesvc = AESVC(
+        C=C,
+        gamma=1.0,
+        epsilon=epsilon,
+        tol=1e-8,
+        group_size=50,
+        subset_size=100,
+        compute_objective=True,
+    )
     F2 = aesvc.fit(X, y).objective_[0]
     assert aesvc.n_representatives_ < n
     assert F1 - F2 <= C_paper * np.sqrt(C_paper * epsilon)
@@ -175,3 +191,14 @@ def test_bad_data():
     bad[0, 0] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         AESVC().fit(bad, y)
+
+
+def test_objective_only_on_request():
+    X, y = blobs(150, seed=5)
+    kw = dict(C=1.0, gamma=0.5, group_size=50, subset_size=100, tol=1e-8)
+    fast = AESVC(**kw).fit(X, y)
+    full = AESVC(compute_objective=True, **kw).fit(X, y)
+    assert np.isnan(fast.objective_).all() and np.isfinite(full.objective_).all()
+    np.testing.assert_array_equal(fast.dual_coef_, full.dual_coef_)
+    # Same w; only the bias differs (libsvm's vs the exact minimizer), by libsvm's tolerance.
+    np.testing.assert_allclose(fast.intercept_, full.intercept_, atol=1e-3)

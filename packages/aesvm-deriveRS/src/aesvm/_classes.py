@@ -62,6 +62,12 @@ class AESVC(ClassifierMixin, BaseEstimator):
         Iteration cap of the SVM solver (None: libsvm's own cap).
     cache_size : float, default=200.0
         Kernel cache of libsvm in MB.
+    compute_objective : bool, default=False
+        Also compute ``objective_`` (a decision-function pass over the representatives
+        after each SVM fit, about doubling the SVM time when most of them are support
+        vectors) and replace libsvm's bias by the exact minimizer of (2) for the
+        returned ``w``. False keeps libsvm's own bias (as ``SVC``) and sets
+        ``objective_`` to NaN.
     decision_function_shape : {"ovr", "ovo"}, default="ovr"
         Multi-class ``decision_function``: one-vs-rest scores built from the pairwise
         votes (as ``SVC``), whose argmax is the prediction, or the raw pairwise values.
@@ -97,7 +103,8 @@ class AESVC(ClassifierMixin, BaseEstimator):
     objective_ : ndarray of shape (n_classes * (n_classes - 1) / 2,)
         Primal objective (2) of each pairwise problem at the returned solution,
         :math:`\\frac{1}{2}\\|w\\|^2 + C\\sum_t \\beta_t \\max(0, 1 - y_t f(x_t))`, which is
-        :math:`F_2` since ``C`` is the paper's :math:`C/N`.
+        :math:`F_2` since ``C`` is the paper's :math:`C/N`. NaN unless
+        ``compute_objective=True``.
     n_iter_ : ndarray of shape (n_classes * (n_classes - 1) / 2,)
         libsvm iterations per pairwise problem.
     representatives_reused_ : bool
@@ -165,6 +172,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "max_iter": [None, Interval(Integral, 1, None, closed="left")],
         "cache_size": [Interval(Real, 0.0, None, closed="neither")],
+        "compute_objective": ["boolean"],
         "decision_function_shape": [StrOptions({"ovr", "ovo"})],
         "reuse_representatives": ["boolean"],
         "random_state": ["random_state"],
@@ -186,6 +194,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         tol=1e-3,
         max_iter=None,
         cache_size=200.0,
+        compute_objective=False,
         decision_function_shape="ovr",
         reuse_representatives=True,
         random_state=None,
@@ -203,6 +212,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         self.tol = tol
         self.max_iter = max_iter
         self.cache_size = cache_size
+        self.compute_objective = compute_objective
         self.decision_function_shape = decision_function_shape
         self.reuse_representatives = reuse_representatives
         self.random_state = random_state
@@ -298,6 +308,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
                 tol=self.tol,
                 max_iter=self.max_iter,
                 cache_size=self.cache_size,
+                compute_objective=self.compute_objective,
             )
             coef = np.zeros(X.shape[0])
             coef[rows] = y_pair * res.dual_coef

@@ -7,7 +7,10 @@ the largest gradient to the coordinate chosen by libsvm's second-order rule), wh
 every iterate feasible. The Frank-Wolfe gap :math:`g^T\\mu - \\min_s g_s` bounds
 :math:`f(\\mu) - f^*` from above, so CheckPoint can stop as soon as its answer is certain:
 TRUE once :math:`f(\\mu) \\le \\epsilon` (a feasible point already reaches the threshold) and
-FALSE once :math:`f(\\mu) - \\text{gap} > \\epsilon` (even the optimum is above it). The
+FALSE once the hyperplane through the current point normal to :math:`\\phi(x) - p(\\mu)`
+separates :math:`\\phi(x)` from the hull by more than :math:`\\sqrt\\epsilon`, i.e.
+:math:`(f - \\text{gap}/2)^2 / f > \\epsilon` (even the optimum is above it; this bound is
+at least the Frank-Wolfe bound :math:`f - \\text{gap}`). The
 decision is therefore the same as comparing the exact optimum with epsilon. Step 6, which
 needs the weights themselves, finishes a loose solve with an exact active-set step
 (:func:`_polish`: the KKT system on the found support).
@@ -31,7 +34,7 @@ __all__ = [
 
 STATUS_CONVERGED = 0
 STATUS_ACCEPTED = 1  # stopped early: f(mu) <= accept_below
-STATUS_REJECTED = 2  # stopped early: f(mu) - gap > reject_above
+STATUS_REJECTED = 2  # stopped early: certified optimum > reject_above (see the loop)
 STATUS_MAX_ITER = 3
 
 # Curvature floor along a pair direction (duplicate points have zero curvature).
@@ -56,14 +59,19 @@ def solve_simplex_qp(G, idx, m, c, k, mu, g, tol, max_iter, accept_below, reject
     status : int
         One of the ``STATUS_*`` constants.
     """
+    # Diagonal of G_S in contiguous memory (the pair choice reads it every iteration).
+    diag = np.empty(m)
+    for s in range(m):
+        diag[s] = G[idx[s], idx[s]]
     if warm:
         _gradient(G, idx, m, c, mu, g)
+        best = 0.0
     else:
         # Start at the best vertex: its value is the squared distance to the nearest point.
         best = np.inf
         t0 = 0
         for s in range(m):
-            v = G[idx[s], idx[s]] - 2.0 * c[s]
+            v = diag[s] - 2.0 * c[s]
             if v < best:
                 best = v
                 t0 = s
@@ -98,7 +106,11 @@ def solve_simplex_qp(G, idx, m, c, k, mu, g, tol, max_iter, accept_below, reject
         if value <= accept_below:
             status = STATUS_ACCEPTED
             break
-        if value - gap > reject_above:
+        # Separating hyperplane through the current point (normal phi_x - p(mu)): the
+        # distance to the hull is at least (f - gap/2) / sqrt(f), a tighter certificate
+        # than the Frank-Wolfe bound f - gap (it exceeds it by gap^2 / 4f).
+        half = value - 0.5 * gap
+        if half > 0.0 and half * half > reject_above * value:
             status = STATUS_REJECTED
             break
         if gap <= tol:
@@ -116,7 +128,7 @@ def solve_simplex_qp(G, idx, m, c, k, mu, g, tol, max_iter, accept_below, reject
             diff = gmax - g[s]
             if diff > 0.0:
                 gs = idx[s]
-                a = G[gs, gs] + G[gj, gj] - 2.0 * G[gj, gs]
+                a = diag[s] + diag[j] - 2.0 * G[gj, gs]
                 if a < _TAU:
                     a = _TAU
                 score = diff * diff / a
@@ -211,6 +223,8 @@ def minimum_enclosing_ball(G, tol, max_iter):
 #: CheckPoint first solves the QP over this many nearest members, then warm-starts the
 #: full QP from that solution (the optimum is supported on near neighbours).
 _N_NEAR = 24
+#: Accuracy (relative to epsilon) of the nearest-members warm start in decision mode.
+_NEAR_RTOL = 1e-1
 #: Relative pivot below which the support's KKT system counts as singular.
 _PIVOT_RTOL = 1e-12
 #: Frank-Wolfe gap (relative to k(x, x)) at which a polished solution counts as exact.
@@ -348,8 +362,21 @@ def _check_point(G, i, idx, m, mu, g, c, work, eps, tol, max_iter, full):
             near_c[s] = c[near[s]]
         near_mu = work[2, :n_near]
         near_g = work[3, :n_near]
+        # Only a warm start (or an early TRUE): a loose solve suffices.
+        near_tol = max(tol, _NEAR_RTOL * eps)
         value, _, _, _ = solve_simplex_qp(
-            G, near_idx, n_near, near_c, k, near_mu, near_g, tol, max_iter, accept, np.inf, False
+            G,
+            near_idx,
+            n_near,
+            near_c,
+            k,
+            near_mu,
+            near_g,
+            near_tol,
+            max_iter,
+            accept,
+            np.inf,
+            False,
         )
         if not full and value <= eps:
             return True, value
@@ -358,12 +385,28 @@ def _check_point(G, i, idx, m, mu, g, c, work, eps, tol, max_iter, full):
         for s in range(n_near):
             mu[near[s]] = near_mu[s]
         warm = True
+    exact_tol = _EXACT_GAP * (1.0 + abs(k))
+    if full:
+        # On a large set a loose solve usually finds the optimal support already and the
+        # exact step finishes it; otherwise (or on small sets, where SMO is cheap and
+        # the loose support is often wrong) solve to ``tol`` first.
+        loose = max(tol, _NEAR_RTOL * eps)
+        if loose > tol and m > 2 * _N_NEAR:
+            value, gap, n_iter, status = solve_simplex_qp(
+                G, idx, m, c, k, mu, g, loose, max_iter, accept, eps, warm
+            )
+            if status == STATUS_REJECTED:
+                return False, value
+            exact, exact_gap, polished = _polish(G, idx, m, c, k, mu, g, exact_tol)
+            if polished and exact <= value:
+                return exact <= eps, exact
+            warm = True
     value, gap, n_iter, status = solve_simplex_qp(
         G, idx, m, c, k, mu, g, tol, max_iter, accept, eps, warm
     )
     if full and status != STATUS_REJECTED:
-        # Finish exactly: the loose solve has (almost always) found the optimal support.
-        exact, exact_gap, polished = _polish(G, idx, m, c, k, mu, g, _EXACT_GAP * (1.0 + abs(k)))
+        # Finish exactly: the solve has (almost always) found the optimal support.
+        exact, exact_gap, polished = _polish(G, idx, m, c, k, mu, g, exact_tol)
         if polished and exact <= value:
             value = exact
             status = STATUS_CONVERGED
