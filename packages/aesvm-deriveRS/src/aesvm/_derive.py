@@ -311,7 +311,9 @@ def _derive_groups(X, y, sw, groups, kp, tol, n_jobs):
     for start in range(0, len(groups), batch):
         chunk = groups[start : start + batch]
         width = max(g.size for g in chunk)
-        G = np.zeros((len(chunk), width, width))
+        # Only the leading size x size block of each slice is read (derive_ae also
+        # clears its own part of gamma_out), so no zero-filling of V x V blocks.
+        G = np.empty((len(chunk), width, width))
         for b, g in enumerate(chunk):
             G[b, : g.size, : g.size] = gram(X, rows=g, cols=g, **kp)
         sizes = np.array([g.size for g in chunk], dtype=np.int64)
