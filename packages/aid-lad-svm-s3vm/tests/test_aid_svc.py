@@ -33,7 +33,7 @@ def _svc_reference(X, y, C, sample_weight=None, **kw):
     return svc, float(obj)
 
 
-@pytest.mark.parametrize("solver", ["libsvm", "liblinear", "highs"])
+@pytest.mark.parametrize("solver", ["libsvm", "liblinear", "highs", "dcd"])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_linear_optimum_equals_libsvm(solver, seed):
     X, y = make_blob_mixture(1500, 4, random_state=seed)
@@ -70,6 +70,26 @@ def test_propositions_3_and_4_at_every_iteration(solver):
     assert E[-1] == pytest.approx(F[-1], rel=1e-9)
     assert E[-1] == pytest.approx(e_star, rel=1e-5)
     assert np.all((h.column("train_rate") >= 0) & (h.column("train_rate") <= 1))
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_dcd_bounds_are_monotone_and_certified(sparse):
+    # solver="dcd" solves early aggregated problems loosely (F^t is then an upper
+    # value, not the aggregated optimum), so Prop 4 is checked on the certified bounds.
+    X, y = make_blob_mixture(2000, 5, random_state=3)
+    C = 0.1
+    _, e_star = _svc_reference(X, y, C, kernel="linear")
+    Xin = sp.csr_matrix(X) if sparse else X
+    est = AIDSVC(C=C, solver="dcd", gap_tol=1e-6, random_state=0).fit(Xin, y)
+    h = est.history_
+    bound, E_best = h.column("lower_bound"), h.column("E_best")
+    tol = 1e-6 * e_star
+    assert len(h) >= 3
+    assert np.all(np.diff(bound) >= 0.0) and np.all(bound <= e_star + tol)
+    assert np.all(E_best >= e_star - tol)
+    assert est.optimality_gap_ <= 1e-6 and est.stop_reason_ in ("optimal", "gap")
+    assert est.objective_ == pytest.approx(e_star, rel=2e-6)
+    assert all("dcd" in note for note in h.column("note"))
 
 
 def test_recovered_duals_are_feasible_and_give_the_hyperplane():

@@ -147,7 +147,9 @@ def _parser():
     f.add_argument(
         "--gamma", default="scale", type=lambda v: v if v in ("scale", "auto") else float(v)
     )
-    f.add_argument("--solver", choices=["auto", "libsvm", "liblinear", "highs"], default="auto")
+    f.add_argument(
+        "--solver", choices=["auto", "libsvm", "liblinear", "highs", "dcd"], default="auto"
+    )
     f.add_argument("--tol", type=float, default=1e-3, help="aggregated SVM solver tolerance")
     f.set_defaults(run=_fit)
     q = sub.add_parser("predict", help="predict with a pickled AID model")
