@@ -250,3 +250,21 @@ def test_kmeans_bad_input():
         kmeans_one_iteration(np.zeros((3, 2)), 1, init=[[0.0]])
     with pytest.raises(ValueError, match="Z must be 2-dimensional"):
         kmeans_one_iteration(np.zeros((3, 2, 2)), 1)
+
+
+@pytest.mark.parametrize("p", [2, 3])
+def test_kmeans_many_centres_tree_path_matches_brute_force(p):
+    from sklearn.metrics import pairwise_distances_argmin
+
+    from svmcore.clustering._kmeans import _TREE_MIN_CENTRES
+
+    rng = np.random.default_rng(p)
+    Z = rng.normal(size=(3000, p))
+    K = _TREE_MIN_CENTRES + 50
+    centres = Z[rng.choice(3000, size=K, replace=False)]
+    labels = kmeans_one_iteration(Z, K, init=centres)
+    first = pairwise_distances_argmin(Z, centres)
+    moved = np.stack([Z[first == k].mean(axis=0) for k in range(K) if (first == k).any()])
+    second = pairwise_distances_argmin(Z, moved)
+    _, ref = np.unique(second, return_inverse=True)
+    np.testing.assert_array_equal(labels, ref)
