@@ -46,6 +46,10 @@ _LIBLINEAR_MAX_GAP = 1e-6
 # solver="dcd": the aggregated gap asked for is max(0.1 gap_tol, min(these two limits)).
 _DCD_MAX_INNER_GAP = 1e-2
 _DCD_OUTER_FRACTION = 1e-2
+# Rough solves (asked gap >= _DCD_ROUGH_GAP) stop after this many epochs whatever their gap:
+# dual CD crawls on the small, heavily weighted early aggregated problems.
+_DCD_ROUGH_GAP = 1e-3
+_DCD_ROUGH_EPOCHS = 10_000
 
 
 def aggregated_dual_bound(alpha, y, quad):
@@ -321,6 +325,7 @@ class _SVCProblem(AIDProblem):
             gap_tol=target,
             alpha0=alpha0,
             b0=b0,
+            max_epochs=_DCD_ROUGH_EPOCHS if target >= _DCD_ROUGH_GAP else 100_000,
             random_state=self.seed,
         )
         # The exactly feasible duals carry the certified bound into the next warm start.

@@ -276,7 +276,8 @@ def dcd_weighted_svm(
         ``gap_tol`` and ``sum alpha_i y_i`` already balanced.
     sigma : "auto" or float, default="auto"
         Proximal step on the bias (the squared constant feature); "auto" is the
-        mean squared row norm of the (centred) data, at least 1e-12.
+        mean squared row norm of the (centred) data over the number of features
+        (a constant feature of the size of an average coordinate), at least 1e-12.
     max_epochs : int, default=100_000
         Total epoch budget over all rounds.
     random_state : int, default=0
@@ -328,7 +329,9 @@ def dcd_weighted_svm(
         Xc = np.ascontiguousarray(X - shift, dtype=np.float64)
         qd = np.einsum("ij,ij->i", Xc, Xc)
     if sigma == "auto":
-        sigma = max(float(np.mean(qd[keep])), 1e-12)
+        # The constant feature sized like an average coordinate (liblinear appends 1 to
+        # features that are usually scaled to about 1).
+        sigma = max(float(np.mean(qd[keep])) / max(m, 1), 1e-12)
     else:
         sigma = check_real(sigma, "sigma", low=0.0, low_closed=False)
     qd = qd + sigma
