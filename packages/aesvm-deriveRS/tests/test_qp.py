@@ -141,3 +141,20 @@ def test_loose_solve_then_polish_is_exact(kernel, params, seed):
     assert ok
     assert value == pytest.approx(ref, abs=1e-9)
     assert mu[:m].min() >= 0 and mu[:m].sum() == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_polish_adds_missing_support_coordinates(seed):
+    """From a single vertex the active-set step adds the violated coordinates itself."""
+    m = 10
+    G = instance(seed + 30, m, "rbf", {"gamma": 0.7}, n_features=2)
+    idx = np.arange(1, m + 1, dtype=np.int64)
+    c = G[0, idx].copy()
+    mu, g = np.zeros(m), np.empty(m)
+    mu[np.argmax(c)] = 1.0  # the nearest member: a feasible point with support of size 1
+    value, gap, polished = _kernels._polish(G, idx, m, c, G[0, 0], mu, g, 1e-12)
+    _, ref = check_point_highs(G, 0, idx)
+    assert polished  # supports of 2-5 points reached from one vertex
+    assert value == pytest.approx(ref, abs=1e-9)
+    assert mu.min() >= 0 and mu.sum() == pytest.approx(1.0, abs=1e-12)
+    assert np.count_nonzero(mu) > 1

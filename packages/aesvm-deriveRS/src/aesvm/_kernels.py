@@ -225,6 +225,8 @@ def minimum_enclosing_ball(G, tol, max_iter):
 _N_NEAR = 24
 #: Accuracy (relative to epsilon) of the nearest-members warm start in decision mode.
 _NEAR_RTOL = 1e-1
+#: Coordinates the exact step may add to the support before giving up.
+_POLISH_ADDS = 8
 #: Relative pivot below which the support's KKT system counts as singular.
 _PIVOT_RTOL = 1e-12
 #: Frank-Wolfe gap (relative to k(x, x)) at which a polished solution counts as exact.
@@ -271,21 +273,26 @@ def _solve_dense(A, b):
 
 @jit
 def _polish(G, idx, m, c, k, mu, g, tol):
-    """Exact optimum from the support of an approximate one (an active-set step).
+    """Exact optimum from the support of an approximate one (active-set steps).
 
     Solves the KKT system of the QP restricted to ``{t : mu_t > 0}`` with the simplex
-    equality, drops coordinates that come out non-positive and repeats; the result is
-    kept only if it is feasible, no worse, and its Frank-Wolfe gap is at most ``tol`` (so
-    it is optimal to round-off). Returns ``(value, gap, polished)``; on failure ``mu`` and
-    ``g`` are unchanged.
+    equality and drops coordinates that come out non-positive; when the result is not
+    optimal on the whole set, the coordinate with the smallest gradient (the most
+    violated KKT condition) joins the support and the system is solved again, at most
+    ``_POLISH_ADDS`` times. The result is kept only if it is feasible and its
+    Frank-Wolfe gap is at most ``tol`` (so it is optimal to round-off). Returns
+    ``(value, gap, polished)``; on failure ``mu`` and ``g`` are unchanged.
     """
     support = np.empty(m, dtype=np.int64)
+    in_sup = np.zeros(m, dtype=np.bool_)
     n_sup = 0
     for t in range(m):
         if mu[t] > 0.0:
             support[n_sup] = t
+            in_sup[t] = True
             n_sup += 1
     old_mu = mu[:m].copy()
+    n_adds = 0
     while n_sup > 0:
         A = np.empty((n_sup + 1, n_sup + 1))
         b = np.empty(n_sup + 1)
@@ -305,6 +312,8 @@ def _polish(G, idx, m, c, k, mu, g, tol):
             if b[a] > 0.0:
                 support[n_keep] = support[a]
                 n_keep += 1
+            else:
+                in_sup[support[a]] = False
         if n_keep < n_sup:
             n_sup = n_keep
             continue
@@ -316,15 +325,23 @@ def _polish(G, idx, m, c, k, mu, g, tol):
         mug = 0.0
         cmu = 0.0
         gmin = np.inf
+        t_min = -1
         for t in range(m):
             mug += mu[t] * g[t]
             cmu += c[t] * mu[t]
-            gmin = min(gmin, g[t])
+            if g[t] < gmin:
+                gmin = g[t]
+                t_min = t
         value = 0.5 * mug - cmu + k
         gap = mug - gmin
         if gap <= tol:
             return value, gap, True
-        break
+        if n_adds >= _POLISH_ADDS or in_sup[t_min]:
+            break
+        support[n_sup] = t_min
+        in_sup[t_min] = True
+        n_sup += 1
+        n_adds += 1
     for t in range(m):
         mu[t] = old_mu[t]
     _gradient(G, idx, m, c, mu, g)
@@ -387,11 +404,10 @@ def _check_point(G, i, idx, m, mu, g, c, work, eps, tol, max_iter, full):
         warm = True
     exact_tol = _EXACT_GAP * (1.0 + abs(k))
     if full:
-        # On a large set a loose solve usually finds the optimal support already and the
-        # exact step finishes it; otherwise (or on small sets, where SMO is cheap and
-        # the loose support is often wrong) solve to ``tol`` first.
+        # A loose solve usually finds (nearly) the optimal support and the exact
+        # active-set step finishes it; otherwise solve to ``tol`` and try again.
         loose = max(tol, _NEAR_RTOL * eps)
-        if loose > tol and m > 2 * _N_NEAR:
+        if loose > tol:
             value, gap, n_iter, status = solve_simplex_qp(
                 G, idx, m, c, k, mu, g, loose, max_iter, accept, eps, warm
             )
