@@ -6,6 +6,7 @@ ESTIMATORS = [
     AIDLADRegressor(random_state=0),
     AIDSVC(random_state=0),
     AIDSVC(kernel="rbf", random_state=0),
+    AIDSVC(solver="dcd", random_state=0),
 ]
 
 

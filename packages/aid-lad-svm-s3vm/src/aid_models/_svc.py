@@ -739,6 +739,16 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
     @property
     def _xfail_checks(self):
         """Scikit-learn checks expected to fail, with the reason (used by the tests)."""
+        if self.kernel == "linear" and self._solver_name() == "dcd":
+            reason = (
+                "solver='dcd' stops each aggregated problem at its certified gap (1e-5 at "
+                "gap_tol=1e-4), which bounds ||w - w*||^2 by 2 gap F, not w to rtol=1e-7; "
+                "weighted and repeated data take different AID paths."
+            )
+            return {
+                "check_sample_weight_equivalence_on_dense_data": reason,
+                "check_sample_weight_equivalence_on_sparse_data": reason,
+            }
         if self.kernel == "linear":
             return {}
         return {
