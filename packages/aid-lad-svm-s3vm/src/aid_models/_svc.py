@@ -267,6 +267,9 @@ class _SVCProblem(AIDProblem):
             # stagnates (liblinear's duals of its bias-regularized problem plateau).
             if gap <= target or tol <= _MIN_SOLVER_TOL or what.startswith("highs"):
                 return params, F, D, what, gap
+            if what.endswith("(max_iter)"):
+                # A tighter tolerance cannot help a solver that ran out of iterations.
+                return params, F, D, what, gap
             if gap > 0.5 * last_gap:
                 return params, F, D, what, gap
             last_gap = gap
