@@ -250,3 +250,23 @@ def test_degenerate_data(X, group_size, data):
         assert rs.beta[rs.labels == cls].sum() == pytest.approx((y == cls).sum())
     tau2 = reconstruction_errors(X, rs, {"kernel": "rbf", "gamma": 0.5})
     assert tau2.max() <= 1e-3 + 1e-9
+
+
+def test_no_reads_of_uninitialized_memory(monkeypatch):
+    """Groups of unequal size share a batch; garbage in unused block parts changes nothing."""
+    X, y = two_class_data(250, seed=3)
+    kw = dict(gamma=0.5, subset_size=150, group_size=100, tol=1e-3)
+    ref = derive_rs(X, y, **kw)
+    real_empty = np.empty
+
+    def garbage_empty(*args, **kwargs):
+        out = real_empty(*args, **kwargs)
+        if out.dtype.kind == "f":
+            out.fill(1e300)
+        return out
+
+    monkeypatch.setattr(np, "empty", garbage_empty)
+    rs = derive_rs(X, y, **kw)
+    np.testing.assert_array_equal(rs.indices, ref.indices)
+    np.testing.assert_allclose(rs.beta, ref.beta, rtol=0, atol=1e-12)
+    assert rs.n_representatives < X.shape[0]

@@ -312,12 +312,16 @@ def _derive_groups(X, y, sw, groups, kp, tol, n_jobs):
         chunk = groups[start : start + batch]
         width = max(g.size for g in chunk)
         # Only the leading size x size block of each slice is read (derive_ae also
-        # clears its own part of gamma_out), so no zero-filling of V x V blocks.
+        # clears its own part of gamma_out), so no zero-filling of V x V blocks; the
+        # rest of a smaller group's slice is uninitialized and must not be read here.
         G = np.empty((len(chunk), width, width))
+        diag_max = 1.0
         for b, g in enumerate(chunk):
-            G[b, : g.size, : g.size] = gram(X, rows=g, cols=g, **kp)
+            block = gram(X, rows=g, cols=g, **kp)
+            G[b, : g.size, : g.size] = block
+            diag_max = max(diag_max, float(np.abs(np.diagonal(block)).max()))
         sizes = np.array([g.size for g in chunk], dtype=np.int64)
-        sphere_tol = _SPHERE_RTOL * max(1.0, float(np.abs(np.diagonal(G, axis1=1, axis2=2)).max()))
+        sphere_tol = _SPHERE_RTOL * diag_max
         gamma_out = np.empty_like(G)
         resid = np.empty((len(chunk), width))
         rep = np.empty((len(chunk), width), dtype=np.bool_)
