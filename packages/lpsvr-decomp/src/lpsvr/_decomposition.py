@@ -42,6 +42,7 @@ class FitResult:
     n_iter: int
     history: list = field(default_factory=list)
     block_objectives: list = field(default_factory=list)
+    columns: np.ndarray | None = None  # "row_column": the final column set P
 
 
 def _outputs(rows_X, coef_X, alpha, beta, b, kernel_params, n_jobs):
@@ -557,4 +558,6 @@ def fit_row_column(
     if g_all is None or not np.array_equal(beta_g, beta):
         g_all = _price(X, np.arange(N), beta, kernel_params, n_jobs)
     kkt = kkt_residuals(f, g_all, d, alpha, mu, nu, cost, epsilon)
-    return FitResult(alpha, b, mu, nu, f, kkt["objective"], kkt, converged, it, history=history)
+    return FitResult(
+        alpha, b, mu, nu, f, kkt["objective"], kkt, converged, it, history=history, columns=lp.cols
+    )
