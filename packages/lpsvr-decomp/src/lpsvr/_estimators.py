@@ -252,7 +252,10 @@ class LPSVR(RegressorMixin, _LPSVRParams):
     history_ : list of dict
         One record per outer iteration: working-set size, sub-LP and full
         objectives, number of KKT violators, largest violation, number of
-        permanent indices, cumulative time.
+        permanent indices, cumulative time. For "row_column": one record per
+        round (also of the subsample levels) with ``n_samples``,
+        ``working_set_size`` (columns), ``n_rows``, ``sub_objective``,
+        ``objective``, ``step`` and ``n_added``.
     block_objectives_ : list of list of float
         For "full": the block-LP optima of Algorithm 3 per outer iteration.
     converged_ : bool
