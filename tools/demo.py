@@ -131,11 +131,15 @@ def main(argv=None) -> int:
     table, failed = [], []
     ran = args.only or list(REGISTRY.cases)
     for name in ran:
+        case_start = time.perf_counter()
         try:
             rows = REGISTRY.cases[name](data, args.size)
         except Exception:  # a broken method must not hide the others' results
             failed.append(f"{name}: FAILED\n{traceback.format_exc()}")
             continue
+        finally:  # progress on stderr: the table comes only at the end
+            elapsed = time.perf_counter() - case_start
+            print(f"[demo] {name}: {elapsed:.1f} s", file=sys.stderr, flush=True)
         for row in rows:
             table.append(
                 [
