@@ -38,6 +38,24 @@ _MIN_EPS = 1e-10
 
 
 @jit
+def _projected_gradient(G, a, upper_i, pg_max_old, pg_min_old):
+    """liblinear's shrinking test and projected gradient of one dual: ``(shrink, pg)``.
+
+    A dual at a bound whose gradient points outwards beyond last epoch's extreme
+    projected gradients is shrunk (removed from the active set for this pass).
+    """
+    if a == 0.0:
+        if G > pg_max_old:
+            return True, 0.0
+        return False, min(G, 0.0)
+    if a == upper_i:
+        if G < pg_min_old:
+            return True, 0.0
+        return False, max(G, 0.0)
+    return False, G
+
+
+@jit
 def _dcd_dense(X, y, upper, qd, alpha, w, state, eps, max_epochs, seed):
     """Epochs of shrinking dual CD until the projected-gradient spread is <= eps.
 
@@ -65,27 +83,13 @@ def _dcd_dense(X, y, upper, qd, alpha, w, state, eps, max_epochs, seed):
                 f += w[k] * X[i, k]
             G = y[i] * f - 1.0
             a = alpha[i]
-            pg = 0.0
-            if a == 0.0:
-                if G > pg_max_old:
-                    active -= 1
-                    index[s], index[active] = index[active], index[s]
-                    continue
-                if G < 0.0:
-                    pg = G
-            elif a == upper[i]:
-                if G < pg_min_old:
-                    active -= 1
-                    index[s], index[active] = index[active], index[s]
-                    continue
-                if G > 0.0:
-                    pg = G
-            else:
-                pg = G
-            if pg > pg_max:
-                pg_max = pg
-            if pg < pg_min:
-                pg_min = pg
+            shrink, pg = _projected_gradient(G, a, upper[i], pg_max_old, pg_min_old)
+            if shrink:
+                active -= 1
+                index[s], index[active] = index[active], index[s]
+                continue
+            pg_max = max(pg_max, pg)
+            pg_min = min(pg_min, pg)
             if abs(pg) > 1e-12:
                 a_new = min(max(a - G / qd[i], 0.0), upper[i])
                 d = (a_new - a) * y[i]
@@ -134,27 +138,13 @@ def _dcd_csr(data, indices, indptr, xmu, mm, y, upper, qd, alpha, v, state, eps,
                 f += v[indices[p]] * data[p]
             G = y[i] * f - 1.0
             a = alpha[i]
-            pg = 0.0
-            if a == 0.0:
-                if G > pg_max_old:
-                    active -= 1
-                    index[s], index[active] = index[active], index[s]
-                    continue
-                if G < 0.0:
-                    pg = G
-            elif a == upper[i]:
-                if G < pg_min_old:
-                    active -= 1
-                    index[s], index[active] = index[active], index[s]
-                    continue
-                if G > 0.0:
-                    pg = G
-            else:
-                pg = G
-            if pg > pg_max:
-                pg_max = pg
-            if pg < pg_min:
-                pg_min = pg
+            shrink, pg = _projected_gradient(G, a, upper[i], pg_max_old, pg_min_old)
+            if shrink:
+                active -= 1
+                index[s], index[active] = index[active], index[s]
+                continue
+            pg_max = max(pg_max, pg)
+            pg_min = min(pg_min, pg)
             if abs(pg) > 1e-12:
                 a_new = min(max(a - G / qd[i], 0.0), upper[i])
                 d = (a_new - a) * y[i]
