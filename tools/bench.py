@@ -48,9 +48,20 @@ def main(argv=None) -> int:
                     f"{row.ratio:.2f}",
                     row.check,
                     row.value,
+                    row.accuracy,
                 ]
             )
-    headers = ["case", "component", "ours s", "baseline", "base s", "ratio", "check", "value"]
+    headers = [
+        "case",
+        "component",
+        "ours s",
+        "baseline",
+        "base s",
+        "ratio",
+        "check",
+        "value",
+        "accuracy (ours / base)",
+    ]
     print(f"side-by-side benchmarks, size={args.size}, modules: {', '.join(modules)}")
     print(format_table(headers, table))
     for note in notes:
