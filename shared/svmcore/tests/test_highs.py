@@ -319,6 +319,24 @@ def test_time_limit_warns_or_raises():
     assert res.status == "kTimeLimit"
 
 
+def test_time_limit_counts_each_solve_not_the_models_lifetime():
+    # HiGHS 1.x compares time_limit with the run time accumulated over all solves
+    # of one Highs object; LinearProgram must restart the count at every solve.
+    c, A_ub, b_ub, A_eq, b_eq, bounds = random_feasible_lp(3, n=120, m_ub=100, m_eq=5)
+    lp = LinearProgram(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds, time_limit=0.2)
+    rng = np.random.default_rng(0)
+    while lp._highs.getRunTime() <= 0.3:  # well past one limit in total
+        lp.set_costs(c + 0.1 * rng.standard_normal(c.size))
+        assert lp.solve().success
+    # a per-call limit overrides the constructor's for that solve only
+    lp.set_costs(c)
+    with pytest.raises(SolverLimitError, match="Time limit"):
+        lp.solve(time_limit=1e-9)
+    assert lp.solve().success
+    with pytest.raises(ValueError, match="time_limit"):
+        lp.solve(time_limit=0.0)
+
+
 def test_limit_warning_is_a_convergence_warning():
     from sklearn.exceptions import ConvergenceWarning
 

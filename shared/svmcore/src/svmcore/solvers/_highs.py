@@ -229,6 +229,7 @@ def _check_options(time_limit, tol, max_iter, on_limit):
             raise ValueError(f"max_iter must be >= 0, got {max_iter}.")
     if on_limit not in ("raise", "warn"):
         raise ValueError(f"on_limit must be 'raise' or 'warn', got {on_limit!r}.")
+    return time_limit
 
 
 def _check_hessian(Q, n):
@@ -287,7 +288,8 @@ class LinearProgram:
         active-set method). ``"ipm"`` runs crossover to a vertex solution
         unless ``crossover=False``.
     time_limit : float, default=None
-        Wall-clock limit in seconds per solve.
+        Wall-clock limit in seconds of each solve (:meth:`solve` can override
+        it per call).
     tol : float, default=None
         Primal and dual feasibility tolerance and IPM optimality tolerance
         (HiGHS defaults, 1e-7 and 1e-8, when None).
@@ -363,7 +365,7 @@ class LinearProgram:
         lb, ub = _check_bounds(bounds, n)
         Q = None if Q is None else _check_hessian(Q, n)
         self.method = _check_method(method)
-        _check_options(time_limit, tol, max_iter, on_limit)
+        self.time_limit = _check_options(time_limit, tol, max_iter, on_limit)
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None, got {type(options).__name__}.")
         self.on_limit = on_limit
@@ -375,8 +377,6 @@ class LinearProgram:
             "presolve": "on" if presolve else "off",
             "run_crossover": "on" if crossover else "off",
         }
-        if time_limit is not None:
-            settings["time_limit"] = time_limit
         if tol is not None:
             settings.update(
                 primal_feasibility_tolerance=tol,
@@ -396,6 +396,9 @@ class LinearProgram:
             if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
                 raise ValueError(f"options: HiGHS rejected option {key}={value!r}.")
         self._set_solver(self.method)
+        # HiGHS's own limit (infinite unless set through ``options``), restored after
+        # each solve that ran under ``time_limit``
+        self._highs_time_limit = h.getOptionValue("time_limit")[1]
 
         A = sp.vstack([A_ub, A_eq], format="csc")
         self._row_is_eq = np.r_[np.zeros(A_ub.shape[0], bool), np.ones(A_eq.shape[0], bool)]
@@ -562,7 +565,7 @@ class LinearProgram:
     def _set_solver(self, method):
         self._highs.setOptionValue("solver", method)
 
-    def solve(self, warm_start=None):
+    def solve(self, warm_start=None, *, time_limit=None):
         """Solve (warm from the current HiGHS state, or from ``warm_start``).
 
         Parameters
@@ -571,11 +574,18 @@ class LinearProgram:
             A previous result (or its basis) whose basis, else primal point,
             seeds HiGHS. It must match the current numbers of variables and
             rows.
+        time_limit : float, default=None
+            Wall-clock limit in seconds of this solve (> 0); None means the
+            constructor's ``time_limit``.
 
         Returns
         -------
         LPResult
         """
+        if time_limit is not None:
+            time_limit = check_real(time_limit, "time_limit", low=0.0, low_closed=False)
+        else:
+            time_limit = self.time_limit
         highspy = _import_highspy()
         h = self._highs
         n, m = self.n_variables, self._row_is_eq.shape[0]
@@ -609,10 +619,16 @@ class LinearProgram:
             if method == "ipm":
                 method = "simplex"
         self._set_solver(method)
+        if time_limit is not None:
+            # HiGHS 1.x compares time_limit with the run time accumulated by this
+            # Highs object over all its solves (HiGHS issue #1331), so the limit of
+            # this solve is counted from the time already spent.
+            h.setOptionValue("time_limit", h.getRunTime() + time_limit)
         try:
             run_status = h.run()
         finally:
             self._set_solver(self.method)
+            h.setOptionValue("time_limit", self._highs_time_limit)
         status = h.getModelStatus()
         name = status.name
         if name == "kUnboundedOrInfeasible":
