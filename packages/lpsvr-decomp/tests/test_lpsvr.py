@@ -1,6 +1,8 @@
 """LP-SVR: decompositions vs the full LP, KKT of the corrected LP, the paper's flaw, sparseness."""
 
+import itertools
 import warnings
+from functools import partial
 
 import numpy as np
 import pytest
@@ -12,10 +14,12 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
 from sklearn.svm import SVC, SVR
 
+import lpsvr._estimators
 from lpsvr import LPSVC, LPSVR
+from lpsvr._budget import TimeBudget
 from lpsvr._decomposition import fit_lp_svr, fit_row_column
 from svmcore.datasets import load_bundled, make_noisy_sinc
-from svmcore.solvers import InfeasibleError, SolverLimitError, solve_lp
+from svmcore.solvers import InfeasibleError, solve_lp
 
 KERNELS = {
     "rbf": (dict(kernel="rbf", gamma=0.5, degree=3, coef0=0.0), lambda A: rbf_kernel(A, gamma=0.5)),
@@ -348,10 +352,131 @@ def test_lpsvc_multiclass_one_vs_rest():
     assert clf.score(X, y) > 0.95
 
 
-def test_lp_time_limit_raises_decoded_status():
-    X, y = sinc_data(100, 0)
-    with pytest.raises(SolverLimitError, match="Time limit"):
-        LPSVR(decomposition="none", time_limit=1e-9).fit(X, y)
+# --------------------------------------------------------------------------- time_limit
+
+DECOMPOSITIONS = ["none", "variables", "full", "row_column"]
+RBF = KERNELS["rbf"][0]
+
+
+def ticking_clock():
+    """One second per reading, whatever the machine's speed.
+
+    With ``TimeBudget(3.5)`` the deadline is at 3.5: the first HiGHS call reads
+    1 (not expired) and 2 (1.5 s left, ample for these LPs), the second reads
+    3 and 4 and finds no time left. So exactly one HiGHS call finishes.
+    """
+    ticks = itertools.count()
+    return lambda: float(next(ticks))
+
+
+def full_objective(X, d, cost, eps, alpha, b):
+    """||alpha||_1 + cost @ xi with xi reconstructed from the full kernel."""
+    f = rbf_kernel(X, gamma=RBF["gamma"]) @ alpha + b
+    return np.abs(alpha).sum() + cost @ np.maximum(np.abs(d - f) - eps, 0.0)
+
+
+def budget_fit(budget, decomposition, n=80):
+    X, d = sinc_data(n, 0)
+    cost = np.full(n, 2.0)
+    res = fit_lp_svr(
+        X,
+        d,
+        cost,
+        epsilon=0.1,
+        kernel_params=RBF,
+        decomposition=decomposition,
+        B0=20,
+        random_state=0,
+        n_jobs=1,
+        budget=budget,
+    )
+    return X, d, cost, res
+
+
+@pytest.mark.parametrize("decomposition", ["variables", "full", "row_column"])
+def test_time_limit_stops_after_the_first_solve_with_a_feasible_point(decomposition):
+    budget = TimeBudget(3.5, clock=ticking_clock())
+    X, d, cost, res = budget_fit(budget, decomposition)
+    assert budget.exhausted and not res.converged
+    assert res.n_iter == 1 and len(res.history) == 1
+    # alpha = 0 outside the first working set (columns), xi reconstructed on all samples
+    assert 0 < np.count_nonzero(res.alpha) <= 20
+    assert np.isfinite(res.f).all() and res.kkt["primal"] == 0.0
+    assert res.objective == pytest.approx(full_objective(X, d, cost, 0.1, res.alpha, res.b))
+    _, _, _, ref = budget_fit(None, "none")
+    assert res.objective >= ref.objective * (1 - 1e-9)
+    if decomposition == "full":
+        assert len(res.block_objectives) == 1 and len(res.block_objectives[0]) == 1
+
+
+@pytest.mark.parametrize("decomposition", DECOMPOSITIONS)
+def test_time_limit_reached_inside_highs_discards_the_interrupted_point(decomposition):
+    # a frozen clock never expires in the loops: each HiGHS call gets 1e-9 s and
+    # stops with kTimeLimit, which must end the fit, not raise or use its point
+    budget = TimeBudget(1e-9, clock=lambda: 0.0)
+    X, d, cost, res = budget_fit(budget, decomposition)
+    assert budget.exhausted and not res.converged and res.n_iter == 0
+    assert not res.alpha.any() and res.b == 0.0  # the zero function
+    assert res.objective == pytest.approx(full_objective(X, d, cost, 0.1, res.alpha, res.b))
+
+
+def test_time_limit_in_a_coarse_level_returns_its_solution():
+    X, d = sinc_data(100, 1)
+    cost = np.full(100, 2.0)
+    budget = TimeBudget(3.5, clock=ticking_clock())
+    kw = dict(epsilon=0.1, kernel_params=RBF, B0=10, random_state=1, n_jobs=1)
+    res = fit_row_column(X, d, cost, coarsen=4, min_level=25, budget=budget, **kw)
+    assert budget.exhausted and not res.converged and res.n_iter == 0
+    # one round on the 25-sample level, none on all 100: its alpha, zero elsewhere
+    assert [h["n_samples"] for h in res.history] == [25]
+    assert 0 < np.count_nonzero(res.alpha) <= 25
+    assert np.isfinite(res.f).all()
+    assert res.objective == pytest.approx(full_objective(X, d, cost, 0.1, res.alpha, res.b))
+
+
+@pytest.mark.parametrize("decomposition", DECOMPOSITIONS)
+def test_estimator_time_limit_warns_and_returns_a_finite_model(decomposition, monkeypatch):
+    X, y = sinc_data(60, 2)
+    kw = dict(decomposition=decomposition, B0=20, random_state=0)
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        tiny = LPSVR(time_limit=1e-9, **kw).fit(X, y)  # expires before any HiGHS call
+    assert not tiny.converged_ and tiny.n_iter_ == 0 and tiny.support_.size == 0
+    np.testing.assert_array_equal(tiny.predict(X), 0.0)
+    if decomposition != "none":  # one HiGHS call, then the deadline
+        monkeypatch.setattr(
+            lpsvr._estimators, "TimeBudget", partial(TimeBudget, clock=ticking_clock())
+        )
+        with pytest.warns(ConvergenceWarning, match="time_limit"):
+            reg = LPSVR(time_limit=3.5, **kw).fit(X, y)
+        assert not reg.converged_ and reg.n_iter_ == 1 and reg.support_.size > 0
+        assert np.isfinite(reg.predict(X)).all()
+
+
+def test_lpsvc_shares_one_time_limit_across_classes(monkeypatch):
+    X, y = load_bundled("iris")
+    monkeypatch.setattr(lpsvr._estimators, "TimeBudget", partial(TimeBudget, clock=ticking_clock()))
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        clf = LPSVC(decomposition="none", time_limit=3.5).fit(X, y)
+    # the first class's LP finishes; the budget is then spent for the other two
+    assert [reg.converged_ for reg in clf.estimators_] == [True, False, False]
+    assert not clf.converged_
+    assert set(clf.predict(X)) <= set(clf.classes_)
+    assert clf.estimators_[0].support_.size > 0 and clf.estimators_[2].support_.size == 0
+
+
+@pytest.mark.parametrize("decomposition", DECOMPOSITIONS)
+def test_generous_time_limit_changes_nothing(decomposition):
+    X, y = sinc_data(60, 3)
+    kw = dict(decomposition=decomposition, B0=20, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ref = LPSVR(**kw).fit(X, y)
+        reg = LPSVR(time_limit=1e6, **kw).fit(X, y)
+    np.testing.assert_array_equal(reg.support_, ref.support_)
+    np.testing.assert_array_equal(reg.dual_coef_, ref.dual_coef_)
+    assert reg.intercept_[0] == ref.intercept_[0]
+    assert reg.converged_ and reg.n_iter_ == ref.n_iter_
+    assert TimeBudget(np.inf).deadline is None  # direct callers: infinity is no limit
 
 
 # --------------------------------------------------------------------------- bad input
@@ -368,6 +493,10 @@ def test_lp_time_limit_raises_decoded_status():
         (dict(kernel="sigmoid"), "kernel"),
         (dict(decomposition="rows"), "decomposition"),
         (dict(method="barrier"), "method"),
+        (dict(time_limit=0), "time_limit"),
+        (dict(time_limit=-1.0), "time_limit"),
+        (dict(time_limit=np.nan), "time_limit"),
+        (dict(time_limit="10"), "time_limit"),
     ],
 )
 def test_bad_parameters(params, match):

@@ -11,12 +11,14 @@ import math
 import time
 import warnings
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from svmcore.kernels import gram, kernel_matvec
 
+from ._budget import TimeBudget
 from ._lp import RowColumnLP, SubLPSolution, WorkingSetLP, kkt_residuals, solve_svr_lp
 
 __all__ = ["FitResult", "constraint_decomposition", "fit_lp_svr", "fit_row_column"]
@@ -71,7 +73,7 @@ def constraint_decomposition(
     method,
     tol,
     lp_tol,
-    time_limit,
+    budget,
     n_jobs,
     initial=None,
     max_solves=None,
@@ -91,9 +93,15 @@ def constraint_decomposition(
     violated rows join the next block LP. ``initial`` (positions in B) seeds
     the carried rows, e.g. with the rows active at the previous working set.
 
+    Every block solve runs within the time left of ``budget``
+    (:class:`~lpsvr._budget.TimeBudget`); when the deadline passes, the last
+    block solution is returned (feasible for (9) with xi reconstructed, not
+    proven optimal) and ``budget.exhausted`` is True.
+
     Returns
     -------
-    sol : SubLPSolution over B
+    sol : SubLPSolution over B, or None
+        None when the deadline passed before the first block solve finished.
     objectives : list of float
         Block LP optimum after each solve (non-decreasing).
     """
@@ -106,12 +114,18 @@ def constraint_decomposition(
     objectives = []
     n_iter = 0
     unchanged = 0
+    sol = None
     for t in range(max_solves):
-        S = np.union1d(np.union1d(blocks[t % n_blocks], carried), extra)
-        K = gram(X_B, rows=S, **kernel_params, n_jobs=n_jobs)
-        sol = solve_svr_lp(
-            K, d_B[S], cost_B[S], epsilon, method=method, time_limit=time_limit, lp_tol=lp_tol
+        S_next = np.union1d(np.union1d(blocks[t % n_blocks], carried), extra)
+        K = gram(X_B, rows=S_next, **kernel_params, n_jobs=n_jobs)
+        block = budget.run(
+            partial(
+                solve_svr_lp, K, d_B[S_next], cost_B[S_next], epsilon, method=method, lp_tol=lp_tol
+            )
         )
+        if block is None:
+            break  # deadline: keep the last block solution
+        sol, S = block, S_next
         n_iter += sol.n_iter
         if objectives and abs(sol.fun - objectives[-1]) <= 1e-9 * max(1.0, abs(sol.fun)):
             unchanged += 1
@@ -135,6 +149,8 @@ def constraint_decomposition(
             ConvergenceWarning,
             stacklevel=3,
         )
+    if sol is None:
+        return None, objectives
     mu = np.zeros(n_B)
     nu = np.zeros(n_B)
     mu[S] = sol.mu
@@ -167,7 +183,7 @@ def fit_lp_svr(
     max_iter=1000,
     tol=1e-6,
     lp_tol=None,
-    time_limit=None,
+    budget=None,
     random_state=None,
     n_jobs=None,
     verbose=0,
@@ -179,7 +195,14 @@ def fit_lp_svr(
     with each working-set LP solved by Algorithm 3) or "row_column"
     (:func:`fit_row_column`, not in the paper). ``n_add``: violators moved
     into B per iteration of Algorithm 2 (None: the paper's ``1 + ceil(ln|B|)``).
+
+    ``budget`` (:class:`~lpsvr._budget.TimeBudget`, None: no limit) bounds
+    the whole fit: every HiGHS call gets the time left, and when the deadline
+    passes the fit stops with its current solution (alpha = 0 outside the
+    working set, xi reconstructed: feasible, not proven optimal; the zero
+    function if no sub-LP finished) and ``converged=False``; the caller warns.
     """
+    budget = TimeBudget() if budget is None else budget
     N = X.shape[0]
     if decomposition == "row_column":
         return fit_row_column(
@@ -192,31 +215,35 @@ def fit_lp_svr(
             max_iter=max_iter,
             tol=tol,
             lp_tol=lp_tol,
-            time_limit=time_limit,
+            budget=budget,
             random_state=random_state,
             n_jobs=n_jobs,
             verbose=verbose,
         )
     rng = np.random.default_rng(random_state)
-    sub_kw = dict(method=method, time_limit=time_limit, lp_tol=lp_tol)
+    sub_kw = dict(method=method, lp_tol=lp_tol)
+    zero = np.zeros(N)
     if decomposition == "none":
         K = gram(X, **kernel_params, n_jobs=n_jobs)
-        sol = solve_svr_lp(K, d, cost, epsilon, **sub_kw)
-        beta = sol.mu - sol.nu
-        f, g = _outputs(X, X, sol.alpha, beta, sol.b, kernel_params, n_jobs)
-        kkt = kkt_residuals(f, g, d, sol.alpha, sol.mu, sol.nu, cost, epsilon)
-        return FitResult(
+        sol = budget.run(partial(solve_svr_lp, K, d, cost, epsilon, **sub_kw))
+        if sol is None:  # deadline: the zero function
+            return _result_at(X, d, cost, epsilon, zero, 0.0, zero, zero, kernel_params, n_jobs)
+        res = _result_at(
+            X,
+            d,
+            cost,
+            epsilon,
             sol.alpha,
             sol.b,
             sol.mu,
             sol.nu,
-            f,
-            kkt["objective"],
-            kkt,
-            True,
-            1,
-            history=[_record(0, N, sol.fun, kkt["objective"], 0, 0.0, 0, 0.0)],
+            kernel_params,
+            n_jobs,
+            converged=True,
+            n_iter=1,
         )
+        res.history = [_record(0, N, sol.fun, res.objective, 0, 0.0, 0, 0.0)]
+        return res
 
     B_max = N if B_max is None else min(B_max, N)
     in_B = np.zeros(N, dtype=bool)
@@ -227,6 +254,8 @@ def fit_lp_svr(
     block_objectives = []
     active = np.zeros(N, dtype=bool)  # rows with positive multipliers at the last solve
     converged = False
+    # the current solution: the zero function until a working-set LP is solved
+    alpha, mu, nu, f, g, b, n_done = zero, zero, zero, zero, zero, 0.0, 0
     working_lp = None
     if decomposition == "variables":
         # one HiGHS model updated in place: warm simplex restarts between iterations
@@ -237,7 +266,7 @@ def fit_lp_svr(
         B = np.flatnonzero(in_B) if working_lp is None else working_lp.members
         X_B = X[B]
         if working_lp is not None:
-            sol = working_lp.solve()
+            sol = budget.run(working_lp.solve)
         elif decomposition == "full":
             sol, objs = constraint_decomposition(
                 X_B,
@@ -250,9 +279,13 @@ def fit_lp_svr(
                 tol=tol,
                 n_jobs=n_jobs,
                 initial=np.flatnonzero(active[B]),
+                budget=budget,
                 **sub_kw,
             )
             block_objectives.append(objs)
+        if sol is None:
+            break  # deadline before this working-set LP was solved: keep the last one
+        n_done, b = it, sol.b
         # Step 3: extend with alpha = 0 and lambda = 0 on M, reconstruct xi, u, v
         # and the dual slacks on every sample (corrected eq. 12-15), check (16).
         alpha = np.zeros(N)
@@ -283,6 +316,8 @@ def fit_lp_svr(
                 f"[LPSVR] iter {it}: |B|={B.size} sub-LP={sol.fun:.6g} "
                 f"full={full_objective:.6g} violators={violators.size}"
             )
+        if budget.exhausted:
+            break  # Algorithm 3 stopped by the deadline: sol is not optimal on B
         if violators.size == 0:
             converged = True
             break
@@ -322,17 +357,39 @@ def fit_lp_svr(
     kkt = kkt_residuals(f, g, d, alpha, mu, nu, cost, epsilon)
     return FitResult(
         alpha,
-        sol.b,
+        b,
         mu,
         nu,
         f,
         kkt["objective"],
         kkt,
         converged,
-        it,
+        n_done,
         history=history,
         block_objectives=block_objectives,
     )
+
+
+def _result_at(
+    X,
+    d,
+    cost,
+    epsilon,
+    alpha,
+    b,
+    mu,
+    nu,
+    kernel_params,
+    n_jobs,
+    *,
+    converged=False,
+    n_iter=0,
+    **fields,
+):
+    """FitResult at (alpha, b, mu, nu): f, g = K (mu - nu) and the KKT residuals on all samples."""
+    f, g = _outputs(X, X, alpha, mu - nu, b, kernel_params, n_jobs)
+    kkt = kkt_residuals(f, g, d, alpha, mu, nu, cost, epsilon)
+    return FitResult(alpha, b, mu, nu, f, kkt["objective"], kkt, converged, n_iter, **fields)
 
 
 def _record(it, size, sub_objective, objective, n_violators, max_violation, n_permanent, t):
@@ -405,7 +462,7 @@ def fit_row_column(
     max_iter=1000,
     tol=1e-6,
     lp_tol=None,
-    time_limit=None,
+    budget=None,
     random_state=None,
     n_jobs=None,
     verbose=0,
@@ -436,9 +493,16 @@ def fit_row_column(
     a random ``1/coarsen`` subsample exactly (recursively); its nonzero
     coefficients and its rows with positive multipliers seed P and R.
     Otherwise P and R start from ``B0`` random samples (both rows each).
+
+    Every round (and every subsample level) solves within the time left of
+    ``budget`` (:class:`~lpsvr._budget.TimeBudget`, None: no limit); when the
+    deadline passes, the last round's solution is returned with
+    ``converged=False`` (before the first round: the subsample solution,
+    alpha = 0 on the other samples, or the zero function). The caller warns.
     """
     N = X.shape[0]
     rng = np.random.default_rng(random_state)
+    budget = TimeBudget() if budget is None else budget
     kw = dict(
         epsilon=epsilon,
         kernel_params=kernel_params,
@@ -446,7 +510,7 @@ def fit_row_column(
         max_iter=max_iter,
         tol=tol,
         lp_tol=lp_tol,
-        time_limit=time_limit,
+        budget=budget,
         n_jobs=n_jobs,
         verbose=verbose,
         price_size=price_size,
@@ -454,14 +518,18 @@ def fit_row_column(
         coarsen=coarsen,
         min_level=min_level,
     )
-    lp = RowColumnLP(
-        X, d, cost, epsilon, kernel_params, n_jobs=n_jobs, time_limit=time_limit, lp_tol=lp_tol
-    )
     history = []
+    # the current solution: the subsample's (alpha = 0 elsewhere) or the zero function
+    alpha, b, mu, nu = np.zeros(N), 0.0, np.zeros(N), np.zeros(N)
     if coarsen > 1 and N >= coarsen * min_level:
         sub = np.sort(rng.choice(N, size=N // coarsen, replace=False))
         coarse = fit_row_column(X[sub], d[sub], cost[sub], random_state=rng, **kw)
         history = coarse.history
+        alpha[sub], b, mu[sub], nu[sub] = coarse.alpha, coarse.b, coarse.mu, coarse.nu
+        if budget.expired():
+            return _result_at(
+                X, d, cost, epsilon, alpha, b, mu, nu, kernel_params, n_jobs, history=history
+            )
         start = sub[coarse.alpha != 0.0]
         if start.size == 0:
             start = sub[:1]
@@ -472,6 +540,7 @@ def fit_row_column(
         start = np.sort(rng.choice(N, size=min(B0, N), replace=False))
         row_samples = np.r_[start, start]
         row_signs = np.r_[-np.ones(start.size), np.ones(start.size)]
+    lp = RowColumnLP(X, d, cost, epsilon, kernel_params, n_jobs=n_jobs, lp_tol=lp_tol)
     in_cols = np.zeros(N, dtype=bool)
     in_rows = np.zeros((2, N), dtype=bool)  # [0]: rows s = -1, [1]: rows s = +1
     lp.add_columns(start)
@@ -483,8 +552,13 @@ def fit_row_column(
     beta_g = np.zeros(N)
     t0 = time.perf_counter()
     n_price = min(price_size, N)
+    n_done = 0
     for it in range(1, max_iter + 1):
-        alpha_P, b, pi, fun, _ = lp.solve()
+        solved = budget.run(lp.solve)
+        if solved is None:
+            break  # deadline: keep the last round's solution
+        alpha_P, b, pi, fun, _ = solved
+        n_done = it
         alpha = np.zeros(N)
         alpha[lp.cols] = alpha_P
         keep = np.flatnonzero(alpha_P)
@@ -555,9 +629,23 @@ def fit_row_column(
             ConvergenceWarning,
             stacklevel=3,
         )
+    if n_done == 0:  # deadline before the first round
+        return _result_at(
+            X, d, cost, epsilon, alpha, b, mu, nu, kernel_params, n_jobs, history=history
+        )
     if g_all is None or not np.array_equal(beta_g, beta):
         g_all = _price(X, np.arange(N), beta, kernel_params, n_jobs)
     kkt = kkt_residuals(f, g_all, d, alpha, mu, nu, cost, epsilon)
     return FitResult(
-        alpha, b, mu, nu, f, kkt["objective"], kkt, converged, it, history=history, columns=lp.cols
+        alpha,
+        b,
+        mu,
+        nu,
+        f,
+        kkt["objective"],
+        kkt,
+        converged,
+        n_done,
+        history=history,
+        columns=lp.cols,
     )

@@ -1,9 +1,11 @@
 """LPSVR and LPSVC: scikit-learn estimators for the corrected LP-SVR."""
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.exceptions import ConvergenceWarning
 
 from svmcore.kernels import kernel_matvec, resolve_gamma
 from svmcore.validation import (
@@ -16,6 +18,7 @@ from svmcore.validation import (
     validate_data,
 )
 
+from ._budget import TimeBudget
 from ._decomposition import fit_lp_svr
 
 __all__ = ["LPSVC", "LPSVR"]
@@ -125,8 +128,8 @@ class _LPSVRParams(BaseEstimator):
             raise ValueError(f"B_max must be >= B0 ({B0}), got {self.B_max}.")
         return B0
 
-    def _fit_one(self, X, d, sample_weight, kernel_params, B0):
-        """Fit one LP-SVR on (X, d); returns the decomposition's FitResult."""
+    def _fit_one(self, X, d, sample_weight, kernel_params, B0, budget):
+        """Fit one LP-SVR on (X, d) within ``budget``; returns the decomposition's FitResult."""
         keep = sample_weight > 0  # zero-weight samples have no cost and no role
         Xk, dk = X[keep], d[keep]
         cost = 2.0 * float(self.C) * sample_weight[keep]
@@ -146,11 +149,19 @@ class _LPSVRParams(BaseEstimator):
             loop_limit=self.loop_limit,
             max_iter=self.max_iter,
             tol=float(self.tol),
-            time_limit=self.time_limit,
+            budget=budget,
             random_state=self.random_state,
             n_jobs=self._threads(),
             verbose=self.verbose,
         )
+        if budget.exhausted and not res.converged:
+            warnings.warn(
+                f"LP-SVR ({self.decomposition!r}) stopped at time_limit={self.time_limit} s "
+                "before convergence; the model is feasible (xi reconstructed) but not "
+                "proven optimal.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
         return res, np.flatnonzero(keep)
 
     # float64 throughout: the LP is solved in double precision, and kernel values
@@ -221,7 +232,15 @@ class LPSVR(RegressorMixin, _LPSVRParams):
     tol : float, default=1e-6
         Tolerance of the KKT (complementarity and dual feasibility) checks.
     time_limit : float, default=None
-        Time limit in seconds of each HiGHS call.
+        Wall-clock budget in seconds of the whole fit (> 0; None: no limit),
+        counted from the start of :meth:`fit`: every HiGHS call is limited to
+        the time left, and no outer iteration, Algorithm 3 block solve,
+        "row_column" round or subsample level starts after it. On expiry the
+        current solution is kept (alpha = 0 outside the working set, xi
+        reconstructed: feasible, not proven optimal; the zero function if no
+        sub-LP finished), with a ``ConvergenceWarning`` and
+        ``converged_ = False``. For :class:`LPSVC`, one budget covers all
+        classes.
     random_state : int, RandomState instance or None, default=None
         Seed of the random initial working set.
     n_jobs : int, default=None
@@ -259,9 +278,11 @@ class LPSVR(RegressorMixin, _LPSVRParams):
     block_objectives_ : list of list of float
         For "full": the block-LP optima of Algorithm 3 per outer iteration.
     converged_ : bool
-        Whether every KKT condition holds at the end.
+        Whether every KKT condition holds at the end (False when
+        ``time_limit`` stopped the fit).
     n_iter_ : int
-        Number of outer iterations (1 for "none").
+        Number of completed outer iterations (1 for "none"; 0 when
+        ``time_limit`` ran out before the first working-set LP was solved).
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -317,7 +338,7 @@ class LPSVR(RegressorMixin, _LPSVRParams):
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
-        """Fit the LP-SVR.
+        """Fit the LP-SVR (within ``time_limit`` seconds when given).
 
         Parameters
         ----------
@@ -333,12 +354,13 @@ class LPSVR(RegressorMixin, _LPSVRParams):
         self : LPSVR
             Fitted estimator.
         """
+        budget = TimeBudget(self.time_limit)
         X, y = validate_data(self, X, y, dtype=np.float64, order="C", y_numeric=True)
         y = np.asarray(y, dtype=np.float64)
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         B0 = self._check_sizes(X.shape[0])
         kernel_params = self._kernel_params(X)
-        res, kept = self._fit_one(X, y, sw, kernel_params, B0)
+        res, kept = self._fit_one(X, y, sw, kernel_params, B0, budget)
         self._set_fitted(X, y, res, kept, kernel_params)
         return self
 
@@ -410,6 +432,9 @@ n_jobs, verbose
         Class labels.
     estimators_ : list of LPSVR
         One fitted regressor (binary: one, for ``classes_[1]`` vs ``classes_[0]``).
+    converged_ : bool
+        Whether every regressor converged (False when ``time_limit`` stopped
+        the fit; the regressors after that are then the zero function).
     n_iter_ : int
         Largest number of outer iterations among the regressors.
     n_features_in_ : int
@@ -449,7 +474,7 @@ n_jobs, verbose
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
-        """Fit one LP-SVR per class (one in total for two classes).
+        """Fit one LP-SVR per class (one in total for two classes), within one ``time_limit``.
 
         Parameters
         ----------
@@ -465,6 +490,7 @@ n_jobs, verbose
         self : LPSVC
             Fitted estimator.
         """
+        budget = TimeBudget(self.time_limit)
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
@@ -480,11 +506,12 @@ n_jobs, verbose
         for k in positives:
             target = np.where(y_idx == k, 1.0, -1.0)
             reg = LPSVR(**self.get_params())
-            res, kept = reg._fit_one(X, target, sw, kernel_params, B0)
+            res, kept = reg._fit_one(X, target, sw, kernel_params, B0, budget)
             reg._set_fitted(X, target, res, kept, kernel_params)
             reg.n_features_in_ = X.shape[1]
             self.estimators_.append(reg)
         self.n_iter_ = max(reg.n_iter_ for reg in self.estimators_)
+        self.converged_ = all(reg.converged_ for reg in self.estimators_)
         return self
 
     def decision_function(self, X):

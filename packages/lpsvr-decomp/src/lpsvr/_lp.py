@@ -61,7 +61,9 @@ def solve_svr_lp(K, d, cost, epsilon, *, method="ipm", time_limit=None, lp_tol=N
     epsilon : float
         Tube half-width.
     method, time_limit, lp_tol
-        Passed to :func:`svmcore.solvers.solve_lp`.
+        Passed to :func:`svmcore.solvers.solve_lp` (``time_limit``: seconds of
+        this call; a reached limit raises
+        :class:`~svmcore.solvers.SolverLimitError`).
 
     Returns
     -------
@@ -159,13 +161,11 @@ class WorkingSetLP:
     member; rows: the two rows per member, in member order.
     """
 
-    def __init__(self, X, d, cost, epsilon, kernel_params, *, n_jobs, method, time_limit, lp_tol):
+    def __init__(self, X, d, cost, epsilon, kernel_params, *, n_jobs, method, lp_tol):
         self.X, self.d, self.cost, self.epsilon = X, d, cost, epsilon
         self.kernel_params, self.n_jobs = kernel_params, n_jobs
         self.members = np.zeros(0, dtype=np.intp)
-        self.lp = LinearProgram(
-            np.zeros(2), bounds=(0, None), method=method, time_limit=time_limit, tol=lp_tol
-        )
+        self.lp = LinearProgram(np.zeros(2), bounds=(0, None), method=method, tol=lp_tol)
 
     def remove(self, samples):
         """Delete the columns and rows of ``samples`` (global indices)."""
@@ -219,9 +219,9 @@ class WorkingSetLP:
         rhs[1::2] = self.epsilon + dk
         self.lp.add_rows(sp.csr_array(rows), rhs)
 
-    def solve(self):
-        """Solve warm; the solution in member order."""
-        res = self.lp.solve()
+    def solve(self, time_limit=None):
+        """Solve warm within ``time_limit`` seconds (None: no limit); solution in member order."""
+        res = self.lp.solve(time_limit=time_limit)
         x = res.x
         alpha = x[2::3] - x[3::3]
         lam = res.row_duals_ub
@@ -248,7 +248,7 @@ class RowColumnLP:
     only added, so HiGHS's simplex restarts from the previous basis.
     """
 
-    def __init__(self, X, d, cost, epsilon, kernel_params, *, n_jobs, time_limit, lp_tol):
+    def __init__(self, X, d, cost, epsilon, kernel_params, *, n_jobs, lp_tol):
         self.X, self.d, self.cost, self.epsilon = X, d, cost, epsilon
         self.kernel_params, self.n_jobs = kernel_params, n_jobs
         self.cols = np.zeros(0, dtype=np.intp)  # column samples, in column order
@@ -256,9 +256,7 @@ class RowColumnLP:
         self.row_sample = np.zeros(0, dtype=np.intp)
         self.row_sign = np.zeros(0)
         self.n_var = 1
-        self.lp = LinearProgram(
-            np.zeros(1), bounds=(None, None), method="simplex", time_limit=time_limit, tol=lp_tol
-        )
+        self.lp = LinearProgram(np.zeros(1), bounds=(None, None), method="simplex", tol=lp_tol)
 
     def add_columns(self, samples):
         """Add ``alpha+-`` of ``samples`` (global indices), with entries in every row."""
@@ -310,9 +308,13 @@ class RowColumnLP:
         self.row_sample = np.r_[self.row_sample, samples]
         self.row_sign = np.r_[self.row_sign, signs]
 
-    def solve(self):
-        """Solve warm: alpha on the columns, b, row multipliers (>= 0), optimum, iterations."""
-        res = self.lp.solve()
+    def solve(self, time_limit=None):
+        """Solve warm within ``time_limit`` seconds (None: no limit).
+
+        Returns alpha on the columns, b, the row multipliers (>= 0), the
+        optimum and the number of HiGHS iterations.
+        """
+        res = self.lp.solve(time_limit=time_limit)
         x = res.x
         alpha = x[self.col_pos] - x[self.col_pos + 1]
         pi = np.maximum(-res.row_duals_ub, 0.0)
