@@ -19,6 +19,16 @@ Methods on every split:
 - ``TSVM``, ``MFA``: ``l2svm_mfn`` defaults.
 
 Per-split lines are printed as they finish (``flush``), then a Table-6-style summary.
+
+Case ``aid_s3vm_select``: the paper's Tables 6-7 report the *best* rate over its parameter
+grid, (M_l, M_u) = (5, 1) x c with c in {1, 1e-1, ..., 1e-4} and r^0 in {0.01, 0.05}.
+Choosing on the reported splits themselves flatters every method, so here each method's
+parameters are chosen on separate selection splits (seeds 1000, 1001: other labeled
+samples of the same set) and the choice is then scored on the report splits (quick 2,
+full 12). The baselines get the same treatment: the labeled-only SVC over C = 5c, TSVM
+over its lambda (``alpha``) in the same five decades. r^0 = 0.01 only (the paper's Table 8
+value; at 0.05 SCIP needs the whole 45 s on most solves) and no MFA (50-150 s per fit on
+g241c; it is in ``aid_s3vm`` at its defaults).
 """
 
 import time
@@ -35,6 +45,8 @@ from svmcore.datasets import load_bundled, make_g241c
 from . import REGISTRY
 
 M_L, M_U = 5.0, 1.0
+SCALES = (1.0, 1e-1, 1e-2, 1e-3, 1e-4)  # the paper's grid: (M_l, M_u) = (5c, c)
+SELECT_SEEDS = (1000, 1001)
 SOLVE_LIMIT = 45.0  # seconds per MIQP solve (AID1)
 AID5_LIMIT = 45.0  # seconds per AID5 fit (the paper: 1800 s)
 
@@ -173,3 +185,94 @@ def _print_table(summary):
     for (name, l), res in summary.items():
         cells = [f"{res[k][0]:.1%} ({res[k][1]:.1f} s)" if k in res else "-" for k in keys]
         print(f"[aid_s3vm] | {name} | {l} | " + " | ".join(cells) + " |", flush=True)
+
+
+def _select_fits(X, y_semi):
+    """{method: {parameter: decision scores}} of one split for the selection grid."""
+    from sklearn.svm import SVC
+
+    from l2svm_mfn import TSVMClassifier
+
+    lab = y_semi != -1
+    fits = {"SVC": {}, "TSVM": {}, "AID1": {}}
+    for c in SCALES:
+        svc = SVC(kernel="linear", C=M_L * c).fit(X[lab], y_semi[lab])
+        fits["SVC"][c] = svc.decision_function(X)
+        fits["TSVM"][c] = TSVMClassifier(alpha=c).fit(X, y_semi).decision_function(X)
+        fits["AID1"][c] = _chosen(X, y_semi, "AID1", c)
+    return fits
+
+
+def _chosen(X, y_semi, method, param):
+    """Decision scores of ``method`` fitted with the selected ``param``."""
+    from sklearn.svm import SVC
+
+    from l2svm_mfn import TSVMClassifier
+
+    lab = y_semi != -1
+    if method == "SVC":
+        return SVC(kernel="linear", C=M_L * param).fit(X[lab], y_semi[lab]).decision_function(X)
+    if method == "TSVM":
+        return TSVMClassifier(alpha=param).fit(X, y_semi).decision_function(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # time-limited solves: gaps are in history_
+        est = AIDS3VMClassifier(
+            M_l=M_L * param,
+            M_u=M_U * param,
+            max_iter=1,
+            time_limit_per_solve=SOLVE_LIMIT,
+            random_state=0,
+        ).fit(X, y_semi)
+    return est.decision_function(X)
+
+
+@REGISTRY.register("aid_s3vm_select")
+def aid_s3vm_select(size):
+    n_splits = {"quick": 2, "full": 12}[size]
+    rows, summary = [], {}
+    for name, X, y in _data_sets():
+        for l in (10, 100):
+            scores = {}
+            for seed in SELECT_SEEDS:
+                y_semi = _split(y, l, seed)
+                unl = y_semi == -1
+                for method, by_param in _select_fits(X, y_semi).items():
+                    for param, f in by_param.items():
+                        scores.setdefault(method, {}).setdefault(param, []).append(_rate(f, y, unl))
+            choice = {m: max(p, key=lambda k, p=p: np.mean(p[k])) for m, p in scores.items()}
+            print(f"[aid_s3vm_select] {name} l={l} chosen: {choice}", flush=True)
+            results = {}
+            for seed in range(n_splits):
+                y_semi = _split(y, l, seed)
+                unl = y_semi == -1
+                for method, param in choice.items():
+                    start = time.perf_counter()
+                    f = _chosen(X, y_semi, method, param)
+                    results.setdefault(method, []).append(
+                        (time.perf_counter() - start, _rate(f, y, unl), {})
+                    )
+                line = " ".join(f"{k} {v[-1][1]:.3f}" for k, v in results.items())
+                print(f"[aid_s3vm_select] {name} l={l} split {seed}: {line}", flush=True)
+            summary[(name, l)] = {
+                k: (np.mean([r[1] for r in v]), np.mean([r[0] for r in v]), v)
+                for k, v in results.items()
+            }
+            base_rate, base_t = summary[(name, l)]["SVC"][:2]
+            wins = sum(a[1] >= s[1] for a, s in zip(results["AID1"], results["SVC"], strict=True))
+            for key in ("AID1", "TSVM"):
+                rate, t, _ = summary[(name, l)][key]
+                value = f"{rate:.1%} vs {base_rate:.1%} (c = {choice[key]:g})"
+                if key == "AID1":
+                    value += f", >= SVC on {wins}/{n_splits} splits"
+                rows.append(
+                    Row(
+                        f"{key} {name} l={l} (selected, {n_splits} splits)",
+                        t,
+                        f"SVC labeled only (C = {M_L * choice['SVC']:g})",
+                        base_t,
+                        "unlabeled rate",
+                        value,
+                    )
+                )
+    _print_table(summary)
+    return rows
