@@ -133,6 +133,14 @@ def _baselines(X, y_semi, y):
     return out
 
 
+def _summarize(results):
+    """{method: (mean rate, mean seconds, runs)} from {method: [(seconds, rate, info)]}."""
+    return {
+        key: (np.mean([r[1] for r in runs]), np.mean([r[0] for r in runs]), runs)
+        for key, runs in results.items()
+    }
+
+
 @REGISTRY.register("aid_s3vm")
 def aid_s3vm(size):
     n_splits = {"quick": 2, "full": 12}[size]
@@ -148,10 +156,7 @@ def aid_s3vm(size):
                     results.setdefault(key, []).append(value)
                 line = " ".join(f"{k} {v[1]:.3f}/{v[0]:.1f}s" for k, v in res.items())
                 print(f"[aid_s3vm] {name} l={l} split {seed}: {line}", flush=True)
-            summary[(name, l)] = {
-                key: (np.mean([r[1] for r in v]), np.mean([r[0] for r in v]), v)
-                for key, v in results.items()
-            }
+            summary[(name, l)] = _summarize(results)
             base_rate, base_t = summary[(name, l)]["SVC"][:2]
             for key, (rate, t, runs) in summary[(name, l)].items():
                 if key == "SVC":
@@ -253,10 +258,7 @@ def aid_s3vm_select(size):
                     )
                 line = " ".join(f"{k} {v[-1][1]:.3f}" for k, v in results.items())
                 print(f"[aid_s3vm_select] {name} l={l} split {seed}: {line}", flush=True)
-            summary[(name, l)] = {
-                k: (np.mean([r[1] for r in v]), np.mean([r[0] for r in v]), v)
-                for k, v in results.items()
-            }
+            summary[(name, l)] = _summarize(results)
             base_rate, base_t = summary[(name, l)]["SVC"][:2]
             wins = sum(a[1] >= s[1] for a, s in zip(results["AID1"], results["SVC"], strict=True))
             for key in ("AID1", "TSVM"):
