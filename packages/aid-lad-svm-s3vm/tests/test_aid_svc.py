@@ -1,3 +1,5 @@
+import re
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -94,6 +96,21 @@ def test_dcd_bounds_are_monotone_and_certified(sparse):
     # Each iteration's own bound passed the loop's checks (<= E^t, >= the previous bound):
     # the warm start carries the previous certified dual value.
     assert not any("certificate" in note for note in notes)
+
+
+@pytest.mark.parametrize("solver, last", [("libsvm", 0.1), ("liblinear", 1.0)])
+def test_inner_gap_target_follows_the_outer_gap(solver, last):
+    # Far from the optimum one rough solve suffices; the last aggregated problem must
+    # still meet 0.1 gap_tol (liblinear: gap_tol, then libsvm takes over), or the
+    # certified gap could not reach gap_tol.
+    X, y = make_blob_mixture(2000, 5, random_state=3)
+    gap_tol = 1e-6
+    est = AIDSVC(C=0.1, solver=solver, gap_tol=gap_tol, random_state=0).fit(X, y)
+    notes = est.history_.column("note")
+    gaps = [[float(g) for g in re.findall(r"gap=([0-9.e+-]+)", note)] for note in notes]
+    assert len(gaps[0]) == 1 and gaps[0][0] <= 1e-2
+    assert gaps[-1][-1] <= last * gap_tol
+    assert est.optimality_gap_ <= gap_tol
 
 
 def test_recovered_duals_are_feasible_and_give_the_hyperplane():

@@ -34,18 +34,21 @@ __all__ = ["AIDSVC", "aggregated_dual_bound"]
 # round-off: the sample sits on the margin and fits Prop 3 on either side.
 _ZERO_RTOL = 1e-9
 # The aggregated solver's tolerance is tightened (x 0.1) until its own duality gap is
-# below this fraction of gap_tol, and never below _MIN_SOLVER_TOL.
+# below the target (_inner_target), at least this fraction of gap_tol, and the tolerance
+# never goes below _MIN_SOLVER_TOL.
 _INNER_GAP_FRACTION = 0.1
 _MIN_SOLVER_TOL = 1e-9
 # Relative ridges tried in turn when HiGHS rejects a numerically PSD Gram matrix.
 _QP_RIDGES = (1e-12, 1e-9, 1e-6)
 # A HiGHS QP answer whose own primal-dual gap exceeds this is not trusted (linear: libsvm).
 _QP_MAX_GAP = 1e-6
-# liblinear answers whose aggregated gap exceeds max(gap_tol, this) are re-solved by libsvm.
+# liblinear answers whose aggregated gap exceeds max(target, gap_tol, this) are re-solved
+# by libsvm.
 _LIBLINEAR_MAX_GAP = 1e-6
-# solver="dcd": the aggregated gap asked for is max(0.1 gap_tol, min(these two limits)).
-_DCD_MAX_INNER_GAP = 1e-2
-_DCD_OUTER_FRACTION = 1e-2
+# Every iterative backend is asked for an aggregated gap of max(0.1 gap_tol, min(these two
+# limits)): far from the optimum a rough aggregated solution declusters as well.
+_MAX_INNER_GAP = 1e-2
+_OUTER_FRACTION = 1e-2
 # Rough solves (asked gap >= _DCD_ROUGH_GAP) stop after this many epochs whatever their gap:
 # dual CD crawls on the small, heavily weighted early aggregated problems.
 _DCD_ROUGH_GAP = 1e-3
@@ -243,17 +246,31 @@ class _SVCProblem(AIDProblem):
             return AggregatedSolution(
                 params, F, lower_bound=min(D, F), note=f"{what} gap={gap:.1e}"
             )
-        params, F, D, what, gap = self._tightened(agg, tol0, attempt, None, notes)
-        if what.startswith("liblinear") and gap > max(est.gap_tol, _LIBLINEAR_MAX_GAP):
+        target = self._inner_target(previous, attempt)
+        params, F, D, what, gap = self._tightened(agg, tol0, attempt, None, target, notes)
+        if what.startswith("liblinear") and gap > max(target, est.gap_tol, _LIBLINEAR_MAX_GAP):
             # liblinear's w solves the bias-regularized problem, so its gap can plateau
             # far above gap_tol (small or degenerate aggregated problems): switch solver.
             notes.append("liblinear gap too large, switching to libsvm")
-            params, F, D, what, gap = self._tightened(agg, tol0, attempt, "libsvm", notes)
+            params, F, D, what, gap = self._tightened(agg, tol0, attempt, "libsvm", target, notes)
         return AggregatedSolution(params, F, lower_bound=min(D, F), note="; ".join(notes))
 
-    def _tightened(self, agg, tol, attempt, backend, notes):
-        """Solve, tightening the tolerance (x 0.1) until the aggregated gap is small."""
-        target = max(_INNER_GAP_FRACTION * self.est.gap_tol, 1e-12)
+    def _inner_target(self, previous, attempt):
+        """The aggregated duality gap to ask for (relative).
+
+        ``0.1 * gap_tol`` near the optimum, ``min(1e-2, 0.01 * outer gap)`` while the AID
+        gap is large (the first solve: 1e-2), and 100x smaller on each certificate retry.
+        """
+        target = _INNER_GAP_FRACTION * self.est.gap_tol
+        if previous is None:
+            target = max(target, _MAX_INNER_GAP)
+        elif np.isfinite(self._e_best):
+            outer = (self._e_best - previous.bound) / max(abs(self._e_best), 1e-300)
+            target = max(target, min(_MAX_INNER_GAP, _OUTER_FRACTION * outer))
+        return max(target, _MIN_SOLVER_TOL) * 0.01**attempt
+
+    def _tightened(self, agg, tol, attempt, backend, target, notes):
+        """Solve, tightening the tolerance (x 0.1) until the aggregated gap <= target."""
         last_gap = np.inf
         while True:
             if backend is None:
@@ -311,15 +328,7 @@ class _SVCProblem(AIDProblem):
             old_W = np.bincount(parent, weights=W, minlength=old_alpha.size)
             alpha0 = old_alpha[parent] * W / old_W[parent]
             b0 = float(previous.params["b"])
-        target = _INNER_GAP_FRACTION * est.gap_tol
-        if previous is not None and np.isfinite(self._e_best):
-            # Far from optimal, a rough aggregated solution declusters as well: the
-            # inner gap only needs to be small next to the outer one.
-            outer = (self._e_best - previous.bound) / max(abs(self._e_best), 1e-300)
-            target = max(target, min(_DCD_MAX_INNER_GAP, _DCD_OUTER_FRACTION * outer))
-        elif previous is None:
-            target = max(target, _DCD_MAX_INNER_GAP)
-        target = max(target, _MIN_SOLVER_TOL) * 0.01**attempt
+        target = self._inner_target(previous, attempt)
         res = dcd_weighted_svm(
             agg["X"],
             y,
@@ -469,14 +478,16 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         "dcd" (linear only, beyond the paper) is liblinear's dual coordinate descent
         re-implemented in svmcore with an exact unregularized bias and a warm start
         from the previous iteration's duals (a split cluster's dual is divided among
-        its children by weight); it solves each aggregated problem only to a gap
-        of ``min(1e-2, 0.01 * current AID gap)`` (at least ``0.1 * gap_tol``), so
-        early F^t are upper values of rough solves while the certified bound stays
-        valid and non-decreasing.
+        its children by weight).
+        Every iterative backend (libsvm, liblinear, dcd) solves each aggregated problem
+        only to a relative duality gap of ``min(1e-2, 0.01 * current AID gap)`` (at
+        least ``0.1 * gap_tol``), so early F^t are upper values of rough solves while
+        the certified bound (the aggregated dual objective) stays valid and
+        non-decreasing.
     tol : float, default=1e-3
         Aggregated solver tolerance (libsvm/liblinear's own definition, the paper's
-        1e-3). It is tightened automatically until the aggregated duality gap is below
-        ``0.1 * gap_tol``.
+        1e-3). It is tightened automatically (x 0.1) until the aggregated duality gap
+        meets the target above.
     initial_aggregation_rate : "auto" or float in (0, 1], default="auto"
         r^0; "auto" is the paper's max(1.1 m / n, 1e-4). At least one cluster per class.
     init_sample_size : "auto" or int, default="auto"
