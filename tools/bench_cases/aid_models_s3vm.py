@@ -26,9 +26,10 @@ Choosing on the reported splits themselves flatters every method, so here each m
 parameters are chosen on separate selection splits (seeds 1000, 1001: other labeled
 samples of the same set) and the choice is then scored on the report splits (quick 2,
 full 12). The baselines get the same treatment: the labeled-only SVC over C = 5c, TSVM
-over its lambda (``alpha``) in the same five decades. r^0 = 0.01 only (the paper's Table 8
-value; at 0.05 SCIP needs the whole 45 s on most solves) and no MFA (50-150 s per fit on
-g241c; it is in ``aid_s3vm`` at its defaults).
+over its lambda (``alpha``) in the same five decades. AID1 gets the paper's whole grid:
+c x r^0 in {0.01, 0.05} x {balance constraint, no balance technique} (the balance cost is
+a no-op on these splits, which label l/2 samples of each class). No MFA (50-150 s per fit
+on g241c; it is in ``aid_s3vm`` at its defaults).
 """
 
 import time
@@ -46,6 +47,9 @@ from . import REGISTRY
 
 M_L, M_U = 5.0, 1.0
 SCALES = (1.0, 1e-1, 1e-2, 1e-3, 1e-4)  # the paper's grid: (M_l, M_u) = (5c, c)
+RATES = (0.01, 0.05)  # the paper's r^0 for n <= 10,000
+BALANCES = ("constraint", None)  # "cost" equals None when both classes have l/2 labels
+AID_GRID = tuple((c, r0, bal) for c in SCALES for r0 in RATES for bal in BALANCES)
 SELECT_SEEDS = (1000, 1001)
 SOLVE_LIMIT = 45.0  # seconds per MIQP solve (AID1)
 AID5_LIMIT = 45.0  # seconds per AID5 fit (the paper: 1800 s)
@@ -204,12 +208,16 @@ def _select_fits(X, y_semi):
         svc = SVC(kernel="linear", C=M_L * c).fit(X[lab], y_semi[lab])
         fits["SVC"][c] = svc.decision_function(X)
         fits["TSVM"][c] = TSVMClassifier(alpha=c).fit(X, y_semi).decision_function(X)
-        fits["AID1"][c] = _chosen(X, y_semi, "AID1", c)
+    for param in AID_GRID:
+        fits["AID1"][param] = _chosen(X, y_semi, "AID1", param)
     return fits
 
 
 def _chosen(X, y_semi, method, param):
-    """Decision scores of ``method`` fitted with the selected ``param``."""
+    """Decision scores of ``method`` fitted with the selected ``param``.
+
+    ``param`` is the scale c for SVC and TSVM, ``(c, r0, balance)`` for AID1.
+    """
     from sklearn.svm import SVC
 
     from l2svm_mfn import TSVMClassifier
@@ -219,11 +227,14 @@ def _chosen(X, y_semi, method, param):
         return SVC(kernel="linear", C=M_L * param).fit(X[lab], y_semi[lab]).decision_function(X)
     if method == "TSVM":
         return TSVMClassifier(alpha=param).fit(X, y_semi).decision_function(X)
+    c, r0, balance = param
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # time-limited solves: gaps are in history_
         est = AIDS3VMClassifier(
-            M_l=M_L * param,
-            M_u=M_U * param,
+            M_l=M_L * c,
+            M_u=M_U * c,
+            initial_aggregation_rate=r0,
+            balance=balance,
             max_iter=1,
             time_limit_per_solve=SOLVE_LIMIT,
             random_state=0,
@@ -245,6 +256,9 @@ def aid_s3vm_select(size):
                     for param, f in by_param.items():
                         scores.setdefault(method, {}).setdefault(param, []).append(_rate(f, y, unl))
             choice = {m: max(p, key=lambda k, p=p: np.mean(p[k])) for m, p in scores.items()}
+            for method, by_param in scores.items():
+                grid = ", ".join(f"{k}: {np.mean(v):.3f}" for k, v in by_param.items())
+                print(f"[aid_s3vm_select] {name} l={l} {method} selection: {grid}", flush=True)
             print(f"[aid_s3vm_select] {name} l={l} chosen: {choice}", flush=True)
             results = {}
             for seed in range(n_splits):
@@ -263,7 +277,7 @@ def aid_s3vm_select(size):
             wins = sum(a[1] >= s[1] for a, s in zip(results["AID1"], results["SVC"], strict=True))
             for key in ("AID1", "TSVM"):
                 rate, t, _ = summary[(name, l)][key]
-                value = f"{rate:.1%} vs {base_rate:.1%} (c = {choice[key]:g})"
+                value = f"{rate:.1%} vs {base_rate:.1%} (chosen {choice[key]})"
                 if key == "AID1":
                     value += f", >= SVC on {wins}/{n_splits} splits"
                 rows.append(
