@@ -103,6 +103,24 @@ def test_lower_bound_is_the_labeled_only_svm():
     assert clf.lower_bound_ == pytest.approx(ref, rel=1e-6)
 
 
+def test_unaggregated_labeled_samples_keep_the_aggregated_problem_above_the_bound():
+    # With every labeled sample its own cluster, the aggregated labeled hinge terms are
+    # the original ones, so F^0 >= the labeled-only SVM optimum (the unlabeled terms are
+    # >= 0). Aggregated labeled means underestimate the hinge losses (Jensen): on this
+    # overlapping data the paper's clustering drops F^0 below that bound.
+    X, y, ys = _tiny(8, n_l=60, n_u=30)
+    n_l = int(np.sum(ys != 0))
+    kw = dict(balance=None, min_initial_clusters=3, random_state=0)
+    own = AIDS3VMClassifier(aggregate_labeled=False, **kw).fit(X, y)
+    first = own.history_[0]
+    assert first["n_clusters"] == n_l + 3
+    assert first["F"] >= own.lower_bound_ * (1 - 1e-7)
+    paper = AIDS3VMClassifier(**kw).fit(X, y)
+    assert paper.history_[0]["n_clusters"] == 3 + 3 + 3
+    assert paper.history_[0]["F"] < paper.lower_bound_
+    assert own.lower_bound_ == pytest.approx(paper.lower_bound_, rel=1e-12)
+
+
 def test_fully_labeled_data_gives_the_supervised_svm_optimum():
     # Without unlabeled samples (12) is the SVM (7), for which the condition is Prop 3's.
     X, y, ys = _tiny(6, n_l=40, n_u=0)

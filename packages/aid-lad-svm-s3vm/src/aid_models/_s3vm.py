@@ -98,6 +98,10 @@ class _S3VMProblem(AIDProblem):
         for group in (np.flatnonzero(y > 0), np.flatnonzero(y < 0), np.flatnonzero(y == 0)):
             if group.size == 0:
                 continue
+            if not self.est.aggregate_labeled and y[group[0]] != 0:
+                labels[group] = offset + np.arange(group.size)
+                offset += group.size
+                continue
             k = int(
                 min(
                     group.size,
@@ -238,6 +242,12 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
     min_initial_clusters : int, default=10
         Lower bound on the initial clusters per group; the paper's 10 avoids a
         meaningless aggregated problem.
+    aggregate_labeled : bool, default=True
+        True (the paper) clusters the labeled samples like the unlabeled ones. False
+        keeps every labeled sample as its own cluster (an extension): labeled samples
+        are few in semi-supervised learning, and AID1 cannot undo their aggregation, so
+        a hyperplane fitted to a handful of labeled cluster means ignores most of the
+        supervision. It adds only continuous variables to the MIQP (no binaries).
     max_iter : int, default=1
         Number of aggregated problems solved at most (1 = AID1, the paper's recommended
         setting; 5 = AID5; larger values run towards the optimality condition).
@@ -344,6 +354,7 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         "balance": [None, StrOptions({"constraint", "cost"})],
         "initial_aggregation_rate": [Interval(Real, 0.0, 1.0, closed="right")],
         "min_initial_clusters": [Interval(Integral, 1, None, closed="left")],
+        "aggregate_labeled": ["boolean"],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "time_limit": [None, Interval(Real, 0.0, None, closed="neither")],
         "time_limit_per_solve": [None, Interval(Real, 0.0, None, closed="neither")],
@@ -361,6 +372,7 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         balance="constraint",
         initial_aggregation_rate=0.01,
         min_initial_clusters=10,
+        aggregate_labeled=True,
         max_iter=1,
         time_limit=None,
         time_limit_per_solve=None,
@@ -374,6 +386,7 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         self.balance = balance
         self.initial_aggregation_rate = initial_aggregation_rate
         self.min_initial_clusters = min_initial_clusters
+        self.aggregate_labeled = aggregate_labeled
         self.max_iter = max_iter
         self.time_limit = time_limit
         self.time_limit_per_solve = time_limit_per_solve
