@@ -103,6 +103,16 @@ def _rate(scores, y, unl):
     return float(np.mean((scores[unl] > 0) == (y[unl] == 1)))
 
 
+def _fit_aid(X, y_semi, c=1.0, **params):
+    """AIDS3VMClassifier with (M_l, M_u) = (5, 1) c, 45 s per MIQP, fitted quietly."""
+    with warnings.catch_warnings():
+        # Time-limited MIQP solves warn; the proven MIP gaps are reported instead.
+        warnings.simplefilter("ignore")
+        return AIDS3VMClassifier(
+            M_l=M_L * c, M_u=M_U * c, time_limit_per_solve=SOLVE_LIMIT, random_state=0, **params
+        ).fit(X, y_semi)
+
+
 def _aid(X, y_semi, y, max_iter, balance):
     """Fit AID; returns {name: (seconds, unlabeled rate, info)} for AID1 (and AID5)."""
     unl = y_semi == -1
@@ -114,19 +124,14 @@ def _aid(X, y_semi, y, max_iter, balance):
             sol = rec["solution"].params
             first.update(w=sol["w"], b=sol["b"], t=time.perf_counter() - start)
 
-    with warnings.catch_warnings():
-        # Time-limited MIQP solves warn; the proven MIP gaps are reported instead.
-        warnings.simplefilter("ignore")
-        est = AIDS3VMClassifier(
-            M_l=M_L,
-            M_u=M_U,
-            balance=balance,
-            max_iter=max_iter,
-            time_limit_per_solve=SOLVE_LIMIT,
-            time_limit=None if max_iter == 1 else AID5_LIMIT,
-            callback=record,
-            random_state=0,
-        ).fit(X, y_semi)
+    est = _fit_aid(
+        X,
+        y_semi,
+        balance=balance,
+        max_iter=max_iter,
+        time_limit=None if max_iter == 1 else AID5_LIMIT,
+        callback=record,
+    )
     seconds = time.perf_counter() - start
     proven = [rec["mip_status"] in ("optimal", "gaplimit") for rec in est.history_]
     out = {}
@@ -141,16 +146,7 @@ def _aid(X, y_semi, y, max_iter, balance):
     lab = y_semi[~unl]
     if max_iter > 1 and max(np.sum(lab == 0), np.sum(lab == 1)) > 10:
         start = time.perf_counter()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            own = AIDS3VMClassifier(
-                M_l=M_L,
-                M_u=M_U,
-                balance=balance,
-                aggregate_labeled=False,
-                time_limit_per_solve=SOLVE_LIMIT,
-                random_state=0,
-            ).fit(X, y_semi)
+        own = _fit_aid(X, y_semi, balance=balance, aggregate_labeled=False)
         proven = own.history_[0]["mip_status"] in ("optimal", "gaplimit")
         rate = _rate(own.decision_function(X), y, unl)
         out["AID1 own"] = (time.perf_counter() - start, rate, {"proven": proven})
@@ -277,17 +273,7 @@ def _chosen(X, y_semi, method, param):
     if method == "TSVM":
         return TSVMClassifier(alpha=param).fit(X, y_semi).decision_function(X)
     c, r0, balance = param
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # time-limited solves: gaps are in history_
-        est = AIDS3VMClassifier(
-            M_l=M_L * c,
-            M_u=M_U * c,
-            initial_aggregation_rate=r0,
-            balance=balance,
-            max_iter=1,
-            time_limit_per_solve=SOLVE_LIMIT,
-            random_state=0,
-        ).fit(X, y_semi)
+    est = _fit_aid(X, y_semi, c, initial_aggregation_rate=r0, balance=balance)
     return est.decision_function(X)
 
 
