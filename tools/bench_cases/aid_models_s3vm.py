@@ -4,10 +4,11 @@ The paper's sec. 4.3 protocol (Table 8: fixed parameters M_l = 5, M_u = 1, r^0 =
 balance constraint as the paper selects for Digit1 and g241c) at a size this machine runs:
 a g241c-style set (``make_g241c``, n = 1500, m = 241) and scikit-learn's digits (n = 1797,
 m = 64, pixels / 16) as two tasks: digits 0-4 vs 5-9 (balanced) and the benchmark's USPS
-construction [5], digits 2 and 5 vs the rest (20 % positive, the paper's balance cost as
+construction (Chapelle, Schoelkopf and Zien, *Semi-Supervised Learning*, the
+AID paper's [5]), digits 2 and 5 vs the rest (20 % positive, the paper's balance cost as
 in Table 8). l = 10 and 100 labeled samples, random splits (quick: 2, full: 12, the
 paper's Table 6-8 count): half of the labels per class on the balanced sets, l samples
-drawn at random (redrawn until both classes occur, as in [5]) on the unbalanced one.
+drawn at random (redrawn until both classes occur, as there) on the unbalanced one.
 Reported: the mean classification rate on the unlabeled samples and mean seconds per fit.
 
 Methods on every split:
@@ -56,6 +57,7 @@ from . import REGISTRY
 M_L, M_U = 5.0, 1.0
 SCALES = (1.0, 1e-1, 1e-2, 1e-3, 1e-4)  # the paper's grid: (M_l, M_u) = (5c, c)
 RATES = (0.01, 0.05)  # the paper's r^0 for n <= 10,000
+LABELED = (10, 100)  # labeled samples per split (the paper's l)
 SELECT_SEEDS = (1000, 1001)
 SOLVE_LIMIT = 45.0  # seconds per MIQP solve (AID1)
 AID5_LIMIT = 45.0  # seconds per AID5 fit (the paper: 1800 s)
@@ -193,7 +195,7 @@ def aid_s3vm(size):
     rows, summary = [], {}
     for task in _data_sets():
         name, X, y = task.name, task.X, task.y
-        for l in (10, 100):
+        for l in LABELED:
             results = {}
             for seed in range(n_splits):
                 y_semi = _split(task, l, seed)
@@ -283,7 +285,7 @@ def aid_s3vm_select(size):
     rows, summary = [], {}
     for task in _data_sets():
         name, X, y = task.name, task.X, task.y
-        for l in (10, 100):
+        for l in LABELED:
             scores = {}
             for seed in SELECT_SEEDS:
                 y_semi = _split(task, l, seed)
