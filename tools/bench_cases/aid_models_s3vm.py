@@ -146,7 +146,9 @@ def _aid(X, y_semi, y, max_iter, balance):
         info = {"proven": all(proven), "iters": est.n_iter_, "E": est.objective_}
         out["AID5"] = (seconds, _rate(est.decision_function(X), y, unl), info)
     lab = y_semi[~unl]
-    if max_iter > 1 and max(np.sum(lab == 0), np.sum(lab == 1)) > 10:
+    # aggregate_labeled=False changes nothing unless a labeled class exceeds this floor.
+    floor = AIDS3VMClassifier().min_initial_clusters
+    if max_iter > 1 and max(np.sum(lab == 0), np.sum(lab == 1)) > floor:
         start = time.perf_counter()
         own = _fit_aid(X, y_semi, balance=balance, aggregate_labeled=False)
         proven = own.history_[0]["mip_status"] in ("optimal", "gaplimit")

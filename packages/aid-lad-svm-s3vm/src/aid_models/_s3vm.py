@@ -95,10 +95,11 @@ class _S3VMProblem(AIDProblem):
         offset = 0
         # Sec. 3.3: labeled positive, labeled negative and unlabeled are clustered apart,
         # each by one k-means iteration on the original rows (sec. 4).
-        for group in (np.flatnonzero(y > 0), np.flatnonzero(y < 0), np.flatnonzero(y == 0)):
+        groups = ((True, y > 0), (True, y < 0), (False, y == 0))
+        for labeled, group in ((lab, np.flatnonzero(mask)) for lab, mask in groups):
             if group.size == 0:
                 continue
-            if not self.est.aggregate_labeled and y[group[0]] != 0:
+            if labeled and not self.est.aggregate_labeled:
                 labels[group] = offset + np.arange(group.size)
                 offset += group.size
                 continue
