@@ -95,8 +95,8 @@ class _S3VMProblem(AIDProblem):
         offset = 0
         # Sec. 3.3: labeled positive, labeled negative and unlabeled are clustered apart,
         # each by one k-means iteration on the original rows (sec. 4).
-        groups = ((True, y > 0), (True, y < 0), (False, y == 0))
-        for labeled, group in ((lab, np.flatnonzero(mask)) for lab, mask in groups):
+        for labeled, mask in ((True, y > 0), (True, y < 0), (False, y == 0)):
+            group = np.flatnonzero(mask)
             if group.size == 0:
                 continue
             if labeled and not self.est.aggregate_labeled:
