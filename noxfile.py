@@ -4,6 +4,13 @@
 package, its declared dependencies and test extra, and the editable local siblings it
 depends on; then the cross-package integration tests. One package alone:
 ``nox -s "tests(package='svmcore')"``.
+
+Third-party versions come from the committed lock of the session's Python,
+``locks/py<X.Y>.txt`` (``uv pip compile`` output, used as constraints), so a fresh machine
+installs exactly what CI tested; ``nox -s lock`` refreshes the locks on purpose.
+``tests_latest`` runs the same tests against the newest releases (the scheduled workflow
+sees drift the week it happens) and ``tests_minimum`` against the lowest versions the
+packages declare (``locks/minimum-py3.11.txt``).
 """
 
 from __future__ import annotations
@@ -21,6 +28,13 @@ nox.options.error_on_missing_interpreters = True
 nox.options.sessions = ["tests"]
 
 PYTHON = "3.11"
+#: Python versions with a committed lock (requires-python >= 3.11); ``nox -s tests`` runs on
+#: PYTHON, another one with ``nox -s tests --force-python 3.13``.
+SUPPORTED_PYTHONS = ("3.11", "3.12", "3.13")
+LOCKS = ROOT / "locks"
+#: The lowest declared versions are tested on the lowest supported Python only (the
+#: scientific-Python habit: the oldest stack meets the oldest interpreter).
+MINIMUM_LOCK = LOCKS / "minimum-py3.11.txt"
 
 #: dist name -> (folder, import name, local dists it depends on); svmcore first.
 PACKAGES: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -35,16 +49,44 @@ PACKAGES: dict[str, tuple[str, str, tuple[str, ...]]] = {
 #: Extra tools the integration, bench, demo and docs sessions use on top of all packages.
 REFERENCE_TOOLS = ["statsmodels>=0.14", "matplotlib>=3.8", "tqdm>=4.60", "packaging>=23"]
 DOCS_TOOLS = ["sphinx>=7", "numpydoc>=1.7", "pydata-sphinx-theme>=0.15"]
+LINT_TOOLS = ["ruff>=0.5"]
 
 
-def _install_local(session: nox.Session, names, extra: str | None = "test") -> None:
+def _lock_file(session: nox.Session) -> pathlib.Path:
+    """The committed lock of the session's Python version."""
+    version = session.run(
+        "python", "-c", "import sys; print('%d.%d' % sys.version_info[:2])", silent=True
+    ).strip()
+    lock = LOCKS / f"py{version}.txt"
+    if not lock.is_file():
+        session.error(f"no lock for Python {version} ({lock}); supported: {SUPPORTED_PYTHONS}")
+    return lock
+
+
+def _constraints(session: nox.Session, pins: str) -> list[str]:
+    """uv/pip arguments for ``pins``: "lock" (committed), "minimum" or "latest" (none)."""
+    if pins == "lock":
+        return ["-c", str(_lock_file(session))]
+    if pins == "minimum":
+        return ["-c", str(MINIMUM_LOCK)]
+    # The newest releases: revalidate the index instead of trusting cached metadata.
+    return ["--refresh"] if _uses_uv(session) else []
+
+
+def _uses_uv(session: nox.Session) -> bool:
+    return getattr(session.virtualenv, "venv_backend", "") == "uv"
+
+
+def _install_local(
+    session: nox.Session, names, extra: str | None = "test", *, pins: str = "lock"
+) -> None:
     """Install local packages editable in one resolver call, so no PyPI copy sneaks in."""
     args = []
     for name in names:
         folder = PACKAGES[name][0]
         spec = f"{folder}[{extra}]" if extra else folder
         args += ["-e", spec]
-    session.install(*args)
+    session.install(*args, *_constraints(session, pins))
 
 
 def _guard_local(session: nox.Session, names) -> None:
@@ -70,32 +112,112 @@ def _run_pytest(session: nox.Session, *paths: str) -> None:
     )
 
 
-def _package_tests(session: nox.Session, package: str) -> None:
+def _package_tests(session: nox.Session, package: str, pins: str) -> None:
     folder, import_name, local_deps = PACKAGES[package]
     names = (*local_deps, package)
     # Local siblings without their test extras: only the tested package's extra is wanted.
     if local_deps:
-        _install_local(session, local_deps, extra=None)
-    _install_local(session, [package])
+        _install_local(session, local_deps, extra=None, pins=pins)
+    _install_local(session, [package], pins=pins)
     _guard_local(session, names)
     _run_pytest(session, f"{folder}/tests", "--doctest-modules", f"{folder}/src/{import_name}")
 
 
-def _integration(session: nox.Session) -> None:
-    _install_local(session, PACKAGES)
-    session.install(*REFERENCE_TOOLS)
+def _integration(session: nox.Session, pins: str = "lock") -> None:
+    _install_local(session, PACKAGES, pins=pins)
+    session.install(*REFERENCE_TOOLS, *_constraints(session, pins))
     _guard_local(session, PACKAGES)
     _run_pytest(session, "integration_tests")
+
+
+def _tests(session: nox.Session, package: str, pins: str) -> None:
+    if package == "integration":
+        _integration(session, pins)
+    else:
+        _package_tests(session, package, pins)
 
 
 @nox.session(python=PYTHON)
 @nox.parametrize("package", [*PACKAGES, "integration"])
 def tests(session: nox.Session, package: str) -> None:
-    """Each package's tests in its own venv, then the integration tests."""
-    if package == "integration":
-        _integration(session)
-    else:
-        _package_tests(session, package)
+    """Each package's tests in its own venv, then the integration tests (locked versions)."""
+    _tests(session, package, "lock")
+
+
+@nox.session(python=PYTHON)
+@nox.parametrize("package", [*PACKAGES, "integration"])
+def tests_latest(session: nox.Session, package: str) -> None:
+    """The same tests against the newest releases on the index (no lock): drift shows here."""
+    _tests(session, package, "latest")
+
+
+@nox.session(python=SUPPORTED_PYTHONS[0])
+@nox.parametrize("package", [*PACKAGES, "integration"])
+def tests_minimum(session: nox.Session, package: str) -> None:
+    """The same tests against the lowest versions the packages declare."""
+    _tests(session, package, "minimum")
+
+
+@nox.session(python=False)
+def lock(session: nox.Session) -> None:
+    """Refresh ``locks/``: one lock per supported Python plus the minimum-versions lock.
+
+    The input is every local package editable with all its extras plus the session tools,
+    so one consistent set of versions serves every session; the local packages themselves
+    are left out of the output (they are always installed from the checkout).
+    """
+    LOCKS.mkdir(exist_ok=True)
+    requirements = LOCKS / "requirements.in"
+    extras = {name: _extras(folder) for name, (folder, _, _) in PACKAGES.items()}
+    lines = [
+        f"-e ./{PACKAGES[n][0]}[{','.join(e)}]" if e else f"-e ./{PACKAGES[n][0]}"
+        for n, e in extras.items()
+    ]
+    requirements.write_text(
+        "# Generated by `nox -s lock` from noxfile.PACKAGES and the session tools.\n"
+        + "\n".join([*lines, *REFERENCE_TOOLS, *DOCS_TOOLS, *LINT_TOOLS])
+        + "\n"
+    )
+    common = [
+        "uv",
+        "pip",
+        "compile",
+        str(requirements.relative_to(ROOT)),
+        "--universal",
+        "--quiet",
+        "--custom-compile-command",
+        "nox -s lock",
+    ]
+    common += [arg for name in PACKAGES for arg in ("--no-emit-package", name)]
+    for version in SUPPORTED_PYTHONS:
+        session.run(
+            *common,
+            "--python-version",
+            version,
+            "-o",
+            f"locks/py{version}.txt",
+            "--upgrade",
+            external=True,
+        )
+    session.run(
+        *common,
+        "--python-version",
+        SUPPORTED_PYTHONS[0],
+        "--resolution",
+        "lowest-direct",
+        "-o",
+        str(MINIMUM_LOCK.relative_to(ROOT)),
+        "--upgrade",
+        external=True,
+    )
+
+
+def _extras(folder: str) -> list[str]:
+    """The optional-dependency groups of the package in ``folder``."""
+    import tomllib
+
+    meta = tomllib.loads((ROOT / folder / "pyproject.toml").read_text())["project"]
+    return sorted(meta.get("optional-dependencies", {}))
 
 
 @nox.session(python=PYTHON)
@@ -107,7 +229,7 @@ def integration(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff check and format check over the whole tree."""
-    session.install("ruff>=0.5")
+    session.install(*LINT_TOOLS, *_constraints(session, "lock"))
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
 
@@ -116,7 +238,7 @@ def lint(session: nox.Session) -> None:
 def docs(session: nox.Session) -> None:
     """Build the Sphinx documentation with warnings as errors."""
     _install_local(session, PACKAGES, extra=None)
-    session.install(*DOCS_TOOLS, *REFERENCE_TOOLS)
+    session.install(*DOCS_TOOLS, *REFERENCE_TOOLS, *_constraints(session, "lock"))
     # -E: a fresh environment every time, so warnings of unchanged pages are not hidden
     session.run(
         "sphinx-build", "-E", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html"
