@@ -89,6 +89,7 @@ def test_changed_package_and_reverse_dependents(toy_repo, changed, expected):
         ["pyproject.toml"],
         [".github/workflows/tests.yml"],
         [".ci/run"],
+        ["locks/py3.11.txt"],
         ["packages/d/x.py", "noxfile.py"],
     ],
 )

@@ -44,3 +44,45 @@ def test_noxfile_packages_match_the_pyprojects():
         assert import_name == discovered[name].import_name
         runtime = {cp.requirement_name(r) for r in discovered[name].dependencies}
         assert set(deps) == {d for d in local[name] if cp.canonical_name(d) in runtime}, name
+
+
+def _nox_constant(name):
+    for node in ast.parse(NOXFILE).body:
+        if isinstance(node, ast.AnnAssign | ast.Assign):
+            targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+            if any(getattr(t, "id", "") == name for t in targets):
+                return ast.literal_eval(node.value)
+    raise AssertionError(f"noxfile.py defines no {name}")
+
+
+def _pins(lock):
+    """``{canonical name: version}`` of a ``uv pip compile`` lock (markers ignored)."""
+    cp = load_script()
+    pins = {}
+    for line in lock.read_text(encoding="utf-8").splitlines():
+        match = re.match(r"^([A-Za-z0-9_.\-]+)==([^\s;]+)", line)
+        if match:
+            pins.setdefault(cp.canonical_name(match[1]), match[2])
+    return pins
+
+
+def test_every_supported_python_has_a_lock():
+    for version in _nox_constant("SUPPORTED_PYTHONS"):
+        pins = _pins(ROOT / "locks" / f"py{version}.txt")
+        assert {"numpy", "scipy", "numba", "scikit-learn", "highspy", "pytest"} <= set(pins)
+
+
+def test_minimum_lock_pins_the_declared_lower_bounds():
+    """``tests_minimum`` tests what the metadata promises: a bumped bound needs a new lock."""
+    cp = load_script()
+    pins = _pins(ROOT / "locks" / "minimum-py3.11.txt")
+    packages = cp.discover_packages(ROOT)
+    siblings = {cp.canonical_name(name) for name in packages}
+    for package in packages.values():
+        for requirement in package.dependencies:
+            name = cp.requirement_name(requirement)
+            lower = re.search(r">=\s*([0-9][0-9.]*)", requirement)
+            if name in siblings or lower is None:
+                continue  # siblings come from the checkout
+            declared = lower[1].split(".")[:2]
+            assert pins[name].split(".")[:2] == declared, (package.name, requirement, pins[name])

@@ -3,7 +3,7 @@
 The packages are discovered from ``shared/svmcore/pyproject.toml`` and every
 ``packages/*/pyproject.toml``. A package is affected when one of its files changed or
 when it depends (directly or through siblings) on an affected package. Changes to
-svmcore or to the shared tooling (``noxfile.py``, ``.github/``, ``.ci/``, the root
+svmcore or to the shared tooling (``noxfile.py``, ``locks/``, ``.github/``, ``.ci/``, the root
 ``pyproject.toml``) affect every package.
 
 The functions are pure (they take the changed paths and the repository root); only
@@ -31,7 +31,7 @@ from pathlib import Path, PurePosixPath
 CORE_FOLDER = "shared/svmcore"
 
 #: Repository-wide files and folders whose change affects every package.
-GLOBAL_PATHS = ("noxfile.py", "pyproject.toml", ".github/", ".ci/", f"{CORE_FOLDER}/")
+GLOBAL_PATHS = ("noxfile.py", "pyproject.toml", ".github/", ".ci/", "locks/", f"{CORE_FOLDER}/")
 
 #: The zero revision GitHub reports as ``before`` for a newly pushed branch.
 NULL_REVISION = "0" * 40
