@@ -250,7 +250,7 @@ def bench(session: nox.Session) -> None:
     """Quick side-by-side benchmarks against the baseline solvers; prints ratio tables."""
     _install_local(session, PACKAGES, extra=None)
     # pyscipopt: the S3VM case's MIQP solver (aid-lad-svm-s3vm[s3vm]).
-    session.install(*REFERENCE_TOOLS, "highspy>=1.7", "pyscipopt>=5.0")
+    session.install(*REFERENCE_TOOLS, "highspy>=1.13", "pyscipopt>=5.0")
     session.run("python", "tools/bench.py", *session.posargs)
 
 
@@ -294,5 +294,5 @@ def demo(session: nox.Session) -> None:
     """The main job: every method against its baseline on embedded data; table and report."""
     _install_local(session, PACKAGES, extra=None)
     # pyscipopt: the AIDS3VM row's MIQP solver (aid-lad-svm-s3vm[s3vm]).
-    session.install(*REFERENCE_TOOLS, "highspy>=1.7", "pyscipopt>=5.0")
+    session.install(*REFERENCE_TOOLS, "highspy>=1.13", "pyscipopt>=5.0")
     session.run("python", "tools/demo.py", *session.posargs)

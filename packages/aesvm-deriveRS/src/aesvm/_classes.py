@@ -384,7 +384,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         return self._ovr_scores(pairwise)
 
     def predict(self, X):
-        """Class labels (one-vs-one vote for more than two classes).
+        """Predict class labels (one-vs-one vote for more than two classes).
 
         Parameters
         ----------
