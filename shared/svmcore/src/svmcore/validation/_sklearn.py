@@ -46,6 +46,11 @@ def check_sample_weight(sample_weight, X, *, dtype=None, allow_zero=True):
         x_dtype = getattr(X, "dtype", None)
         dtype = x_dtype if x_dtype in (np.float32, np.float64) else np.float64
     sw = _check_sample_weight(sample_weight, X, dtype=dtype, ensure_non_negative=True)
+    # Checked here, not left to scikit-learn: its own all-zero check arrived after 1.7.
+    if not (sw > 0).any():
+        raise ValueError(
+            "sample_weight must contain at least one non-zero (positive) entry; got all zeros."
+        )
     if not allow_zero and (sw == 0).any():
         raise ValueError("sample_weight must be strictly positive here; got zero entries.")
     return sw
