@@ -23,7 +23,7 @@ def blobs(n=240, seed=0):
 
 def svc_primal(svc, X, y, C):
     """0.5 ||w||^2 + C sum hinge for a fitted binary SVC, from the full Gram (small n)."""
-    K = kernel_matrix(X, X, "rbf", gamma=svc.gamma)
+    K = kernel_matrix(X, X, svc.kernel, gamma=svc._gamma, degree=svc.degree, coef0=svc.coef0)
     coef = np.zeros(X.shape[0])
     coef[svc.support_] = svc.dual_coef_[0]
     f = K @ coef + svc.intercept_[0]
@@ -156,15 +156,36 @@ def test_dtypes_and_sparse_input():
     )
 
 
-def test_linear_and_poly_kernels():
+@pytest.mark.parametrize(
+    "params", [{"kernel": "linear"}, {"kernel": "poly", "degree": 2, "coef0": 1.0, "gamma": 0.5}]
+)
+def test_linear_and_poly_kernels_meet_corollary_3_at_epsilon_zero(params):
+    """F1(w1*) <= F2(w2*) at epsilon = 0, and the AESVM solution is near-optimal for (1).
+
+    Predictions are not compared with SVC's: in 2-D most points lie inside their group's
+    hull, so at epsilon = 0 whether such a point counts as exactly representable is
+    decided at rounding level (77 or 99 of 160 kept, depending on the numpy/numba
+    release), and the AESVM optimum differs from the SVM's even for exact
+    representatives (Theorem 1: the hinge of a convex combination is below the
+    combination of hinges).
+    """
     X, y = blobs(160, seed=7)
-    for params in (
-        {"kernel": "linear"},
-        {"kernel": "poly", "degree": 2, "coef0": 1.0, "gamma": 0.5},
-    ):
-        svc = SVC(C=1.0, **params).fit(X, y)
-        clf = AESVC(C=1.0, epsilon=0.0, group_size=40, subset_size=80, **params).fit(X, y)
-        assert np.mean(clf.predict(X) == svc.predict(X)) >= 0.98
+    C = 1.0
+    svc = SVC(C=C, tol=1e-8, **params).fit(X, y)
+    F1_star = svc_primal(svc, X, y, C)
+    clf = AESVC(
+        C=C, epsilon=0.0, tol=1e-8, group_size=40, subset_size=80, compute_objective=True, **params
+    ).fit(X, y)
+    if params["kernel"] == "linear":  # in the 6-d poly-2 space every point is extreme
+        assert clf.n_representatives_ < X.shape[0]
+    assert clf.objective_[0] >= F1_star * (1 - 1e-6)
+    # Its objective (1) on the full data: within 1 % of the SVM optimum here (0.01-0.6 %
+    # across numpy/numba releases, by the rounding above).
+    sv, a = clf.support_vectors_, clf.dual_coef_[0]
+    w_norm2 = a @ kernel_matrix(sv, sv, **params) @ a
+    y_signed = np.where(y == clf.classes_[1], 1.0, -1.0)
+    F1 = 0.5 * w_norm2 + C * np.maximum(0.0, 1.0 - y_signed * clf.decision_function(X)).sum()
+    assert F1_star * (1 - 1e-6) <= F1 <= 1.01 * F1_star
 
 
 @pytest.mark.parametrize(
