@@ -16,6 +16,7 @@ from svmcore.linalg import (
     cgls,
     jacobi_preconditioner,
     kth_smallest,
+    kth_smallest_inplace,
     line_search,
     matvec_rows,
     rmatvec_rows,
@@ -277,6 +278,24 @@ def test_line_search_non_descent_direction_clips_at_zero():
 
 
 # --------------------------------------------------------------------------- selection
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    arrays(
+        np.float64, st.integers(1, 60), elements=st.floats(-1e6, 1e6) | st.sampled_from([0.0, 1.0])
+    ),
+    st.data(),
+)
+def test_jitted_kth_smallest_inplace_matches_sort_and_permutes(a, data):
+    # Ties (the sampled 0/1) and sorted/reversed runs are the quickselect's hard cases.
+    k = data.draw(st.integers(0, a.size - 1))
+    scratch = a.copy()
+    assert kth_smallest_inplace(scratch, k) == np.sort(a)[k]
+    np.testing.assert_array_equal(np.sort(scratch), np.sort(a))  # a permutation of a
+    assert (scratch[:k] <= scratch[k]).all() and (scratch[k + 1 :] >= scratch[k]).all()
+    for ordered in (np.sort(a), np.sort(a)[::-1].copy()):
+        assert kth_smallest_inplace(ordered, k) == np.sort(a)[k]
 
 
 @settings(max_examples=40, deadline=None)

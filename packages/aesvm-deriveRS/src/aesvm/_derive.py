@@ -1,12 +1,13 @@
 """DeriveRS (Nandan et al. 2014, sec. 4): the representative set and its beta weights."""
 
 import dataclasses
+import functools
 import numbers
 
 import numpy as np
 import scipy.sparse as sp
 
-from svmcore import effective_n_threads, numba_threads
+from svmcore import effective_n_threads, numba_threads, thread_map
 from svmcore.kernels import check_kernel_params, gram, kernel_diag, kernel_distances, resolve_gamma
 from svmcore.validation import (
     check_float_array,
@@ -298,6 +299,11 @@ def _rng(random_state):
     raise TypeError(f"random_state must be None, an int or a Generator, got {random_state!r}.")
 
 
+def _derive_group(G, sizes, settings, gamma_out, resid, rep, b):
+    """DeriveAE on group ``b`` of a batch: reads ``G[b]``, writes slice ``b`` of the outputs."""
+    return _kernels.derive_ae(G[b], sizes[b], *settings, gamma_out[b], resid[b], rep[b])
+
+
 def _derive_groups(X, y, sw, groups, kp, tol, n_jobs):
     """DeriveAE on every group, a batch of groups at a time in parallel; assemble the set."""
     n = X.shape[0]
@@ -326,19 +332,11 @@ def _derive_groups(X, y, sw, groups, kp, tol, n_jobs):
         resid = np.empty((len(chunk), width))
         rep = np.empty((len(chunk), width), dtype=np.bool_)
         max_iter = 1000 + 200 * width
-        repairs = _kernels.derive_ae_batch(
-            G,
-            sizes,
-            tol,
-            _QP_TOL,
-            max(_QP_TOL, _FIT_RTOL * tol),
-            max_iter,
-            sphere_tol,
-            gamma_out,
-            resid,
-            rep,
-        )
-        n_repairs += int(repairs.sum())
+
+        settings = (tol, _QP_TOL, max(_QP_TOL, _FIT_RTOL * tol), max_iter, sphere_tol)
+        # Groups in parallel on threads (derive_ae is nogil), group b owning slice [b].
+        one = functools.partial(_derive_group, G, sizes, settings, gamma_out, resid, rep)
+        n_repairs += sum(thread_map(one, len(chunk), n_jobs))
         for b, g in enumerate(chunk):
             size = g.size
             local = np.flatnonzero(rep[b, :size])

@@ -19,8 +19,8 @@ validation
     The one boundary to scikit-learn's validation utilities.
 """
 
-from ._threads import effective_n_threads, numba_threads
+from ._threads import effective_n_threads, numba_threads, thread_map
 
 __version__ = "0.1.0.dev0"
 
-__all__ = ["__version__", "effective_n_threads", "numba_threads"]
+__all__ = ["__version__", "effective_n_threads", "numba_threads", "thread_map"]

@@ -2,7 +2,8 @@
 
 - :func:`cgls`: weighted regularized least squares over active rows (SVMlin Table 2).
 - :func:`line_search`: exact line search for the squared-hinge objective (Table 3).
-- :func:`kth_smallest`, :func:`select`: k-th element selection.
+- :func:`kth_smallest`, :func:`select`: k-th element selection;
+  :func:`kth_smallest_inplace` is the jitted one for Numba callers.
 - :func:`matvec_rows`, :func:`rmatvec_rows`, :class:`RowProducts`: Numba products
   ``X_J v`` and ``X_J^T u`` for dense and CSR ``X`` without copying ``X_J``.
 """
@@ -10,7 +11,7 @@
 from ._cgls import CGLSResult, cgls, jacobi_preconditioner
 from ._line_search import line_search
 from ._products import RowProducts, matvec_rows, rmatvec_rows
-from ._select import kth_smallest, select
+from ._select import kth_smallest, kth_smallest_inplace, select
 
 __all__ = [
     "CGLSResult",
@@ -18,6 +19,7 @@ __all__ = [
     "cgls",
     "jacobi_preconditioner",
     "kth_smallest",
+    "kth_smallest_inplace",
     "line_search",
     "matvec_rows",
     "rmatvec_rows",
