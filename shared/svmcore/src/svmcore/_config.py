@@ -4,7 +4,8 @@ All kernels are compiled through :func:`jit` or :func:`jit_parallel` so that the
 fastmath flags live in one place. ``nnan`` and ``ninf`` are deliberately absent:
 NaN and infinity must propagate so that input validation and solver checks see them.
 
-Both decorators cache the compiled code on disk (``cache=True``). Numba has
+Both decorators cache the compiled code on disk (``cache=True``) where Numba finds a
+writable cache directory and compile in memory where it finds none. Numba has
 supported caching ``parallel=True`` functions since 0.49; parfor compilation is the
 dominant start-up cost of the test suites, so we cache those too (a deviation from
 the stumpy/pynndescent habit of not caching parallel kernels, which predates it).
@@ -17,10 +18,31 @@ import numba
 #: LLVM fast-math flags: reassociation and contraction only; no NaN/inf assumptions.
 FASTMATH = frozenset({"nsz", "arcp", "contract", "afn", "reassoc"})
 
+
+def _cached_njit(**defaults):
+    """``numba.njit`` with ``cache=True``, falling back to an in-memory compile.
+
+    Numba looks for a writable cache directory (``NUMBA_CACHE_DIR``, then
+    ``__pycache__`` beside the source, then the user-wide cache) and raises
+    ``RuntimeError`` at decoration, that is at import, when there is none: a wheel in a
+    read-only site-packages with no writable home. Such an install then compiles in
+    memory each process instead of failing to import.
+    """
+
+    def decorate(func=None, **options):
+        if func is None:  # used as @jit(inline="always")
+            return functools.partial(decorate, **options)
+        options = {**defaults, **options}
+        try:
+            return numba.njit(func, cache=True, **options)
+        except RuntimeError:
+            return numba.njit(func, cache=False, **options)
+
+    return decorate
+
+
 #: Serial kernels: cached, fast-math without NaN/inf assumptions.
-jit = functools.partial(numba.njit, cache=True, fastmath=set(FASTMATH), nogil=True)
+jit = _cached_njit(fastmath=set(FASTMATH), nogil=True)
 
 #: Parallel kernels (``prange``): write to per-thread or per-row slices only.
-jit_parallel = functools.partial(
-    numba.njit, cache=True, fastmath=set(FASTMATH), nogil=True, parallel=True
-)
+jit_parallel = _cached_njit(fastmath=set(FASTMATH), nogil=True, parallel=True)

@@ -1,0 +1,84 @@
+"""The Numba decorators keep working without a writable cache directory."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+# Every cache locator fails as on a read-only site-packages with no writable home (the
+# processes here run as whatever user CI uses, so permissions cannot be relied on).
+CHILD = textwrap.dedent(
+    """
+    import os
+    from numba.core import caching
+
+    def unwritable(self):
+        raise OSError(30, "Read-only file system", self.get_cache_path())
+
+    caching._CacheLocator.ensure_cache_path = unwritable
+    from svmcore._config import jit, jit_parallel
+    from svmcore.linalg import kth_smallest_inplace  # a package kernel, decorated at import
+    import numpy as np
+
+    @jit
+    def twice(x):
+        return 2.0 * x
+
+    @jit(inline="always")
+    def plus_one(x):
+        return x + 1.0
+
+    @jit_parallel
+    def total(a):
+        s = 0.0
+        for i in range(a.shape[0]):
+            s += a[i]
+        return s
+
+    assert twice(2.0) == 4.0 and plus_one(1.0) == 2.0 and total(np.ones(5)) == 5.0
+    assert kth_smallest_inplace(np.array([3.0, 1.0, 2.0]), 0) == 1.0
+    assert twice._cache.__class__.__name__ == "NullCache"  # compiled in memory
+    print("ok")
+    """
+)
+
+
+def test_kernels_compile_in_memory_when_no_cache_directory_is_writable(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD], capture_output=True, text=True, cwd=tmp_path, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
+def test_kernels_are_cached_on_disk_where_a_directory_is_writable(tmp_path):
+    code = textwrap.dedent(
+        """
+        from svmcore._config import jit
+
+        @jit
+        def twice(x):
+            return 2.0 * x
+
+        twice(1.0)
+        print(twice._cache.__class__.__name__, twice.stats.cache_hits)
+        """
+    )
+    script = tmp_path / "kern.py"
+    script.write_text(code)
+    env_runs = [
+        subprocess.run(
+            [sys.executable, str(script)],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")},
+            timeout=300,
+        )
+        for _ in range(2)
+    ]
+    for done in env_runs:
+        assert done.returncode == 0, done.stderr
+    first, second = (done.stdout.split() for done in env_runs)
+    assert first[0] == "FunctionCache"
+    assert second[1] != "Counter()"  # the second process loaded the first one's code
+    assert any((tmp_path / "cache").rglob("*.nbi"))
