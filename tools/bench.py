@@ -6,7 +6,9 @@ the first call). ``ratio`` is ours / baseline: below 1 means ours is faster. The
 column says how far our answer is from the baseline's (max abs/rel difference or the
 relative objective gap), so a fast but wrong component is visible.
 
-Usage: ``python tools/bench.py [--only NAME ...] [--size quick|full]`` (``nox -s bench``).
+Usage: ``python tools/bench.py [--only NAME ...] [--size quick|full]`` (``nox -s bench``);
+``--cold`` instead prints what every public estimator's first fit costs in a new
+environment (``tools/coldstart.py``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,11 @@ from _benchkit import SIZES, format_table, seconds  # noqa: E402
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if "--cold" in argv:
+        import coldstart
+
+        return coldstart.main([a for a in argv if a != "--cold"])
     from _benchkit import discover
     from bench_cases import REGISTRY
 
