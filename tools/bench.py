@@ -7,13 +7,16 @@ column says how far our answer is from the baseline's (max abs/rel difference or
 relative objective gap), so a fast but wrong component is visible.
 
 Usage: ``python tools/bench.py [--only NAME ...] [--size quick|full]`` (``nox -s bench``);
-``--cold`` instead prints what every public estimator's first fit costs in a new
-environment (``tools/coldstart.py``).
+``--defaults`` runs the defaults suite instead (``tools/defaults_cases/``: every public
+estimator with no options against the baseline its users would pick, on public data the
+defaults were and were not chosen on); ``--cold`` prints what every public estimator's
+first fit costs in a new environment (``tools/coldstart.py``).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
 from pathlib import Path
@@ -30,9 +33,11 @@ def main(argv=None) -> int:
 
         return coldstart.main([a for a in argv if a != "--cold"])
     from _benchkit import discover
-    from bench_cases import REGISTRY
 
-    modules, notes = discover("bench_cases")
+    suite = "defaults_cases" if "--defaults" in argv else "bench_cases"
+    argv = [a for a in argv if a != "--defaults"]
+    REGISTRY = importlib.import_module(suite).REGISTRY
+    modules, notes = discover(suite)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--only", action="append", choices=sorted(REGISTRY.cases), help="run only this case"
@@ -45,6 +50,12 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     for name in selected:
         for row in REGISTRY.cases[name](args.size):
+            print(
+                f"[{name}] {row.component}: {row.ours_time:.2f} s vs {row.baseline} "
+                f"{row.baseline_time:.2f} s, ratio {row.ratio:.2f}, {row.value} {row.accuracy}",
+                file=sys.stderr,
+                flush=True,
+            )
             table.append(
                 [
                     name,
@@ -69,7 +80,7 @@ def main(argv=None) -> int:
         "value",
         "accuracy (ours / base)",
     ]
-    print(f"side-by-side benchmarks, size={args.size}, modules: {', '.join(modules)}")
+    print(f"{suite}, size={args.size}, modules: {', '.join(modules)}")
     print(format_table(headers, table))
     for note in notes:
         print(f"note: {note}")
