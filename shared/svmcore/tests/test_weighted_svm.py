@@ -35,23 +35,49 @@ def _primal_at(K, y, upper, alpha):
     return 0.5 * v @ K @ v + hinge.min()
 
 
-def _dual_qp(K, y, upper):
-    """Reference: the SVM dual, accepted on its own duality-gap certificate.
+def _exact_on_active_set(alpha, Q, y, upper, tol=1e-7):
+    """The dual's exact solution on the active set of an approximate ``alpha``.
 
-    SLSQP solves it; its exit message is not the criterion, because on rank-deficient Gram
-    matrices (the degree-2 polynomial kernel in 2-D) some scipy/BLAS combinations stop with
-    "Positive directional derivative for linesearch" at the optimum. The point is accepted
-    when it is feasible and the primal objective at (w(alpha), best b) meets its dual value
-    within 1e-8 relative (100x below the tests' 1e-6); otherwise trust-constr polishes it
-    once from SLSQP's point and the certificate is checked again. Returns (alpha, dual).
+    Samples within ``tol`` (relative) of a bound are fixed there; the free ones solve the
+    KKT system ``Q_FF a_F + b y_F = 1 - Q_FB a_B``, ``y_F a_F = -y_B a_B`` by least
+    squares (Q is rank-deficient for low-degree polynomial kernels: any solution of the
+    consistent system is optimal).
+    """
+    at_upper = alpha >= (1.0 - tol) * upper
+    free = ~(at_upper | (alpha <= tol * upper))
+    a = np.where(at_upper, upper, 0.0)
+    k = int(free.sum())
+    M = np.zeros((k + 1, k + 1))
+    M[:k, :k] = Q[np.ix_(free, free)]
+    M[:k, k] = M[k, :k] = y[free]
+    rhs = np.append(1.0 - Q[free][:, ~free] @ a[~free], -(y[~free] @ a[~free]))
+    a[free] = np.linalg.lstsq(M, rhs, rcond=None)[0][:k]
+    return a
+
+
+def _dual_qp(K, y, upper):
+    """Reference: the SVM dual, solved exactly and accepted on its duality-gap certificate.
+
+    An iterative solver only finds the active set: SLSQP first (its exit message is not
+    the criterion: on rank-deficient Gram matrices, the degree-2 polynomial kernel in 2-D,
+    some scipy/BLAS combinations stop with "Positive directional derivative for
+    linesearch" near the optimum), trust-constr from there if that set is wrong. The
+    dual is then solved exactly on that set (:func:`_exact_on_active_set`), and the
+    point is accepted only when it is feasible (bounds, sum alpha y = 0) and the primal
+    objective at (w(alpha), best b) meets its dual value within 1e-8 relative (100x below
+    the tests' 1e-6). Returns (alpha, dual).
     """
     Q = K * np.outer(y, y)
     n = y.size
 
     def certified(alpha):
-        alpha = np.clip(alpha, 0.0, upper)
+        alpha = _exact_on_active_set(np.clip(alpha, 0.0, upper), Q, y, upper)
         dual = alpha.sum() - 0.5 * alpha @ Q @ alpha
-        feasible = abs(alpha @ y) <= 1e-9 * upper.sum()
+        feasible = (
+            abs(alpha @ y) <= 1e-9 * upper.sum()
+            and alpha.min() >= -1e-12
+            and (alpha - upper).max() <= 1e-12
+        )
         gap = _primal_at(K, y, upper, alpha) - dual
         return alpha, dual, feasible and abs(gap) <= 1e-8 * max(1.0, abs(dual))
 
@@ -67,7 +93,7 @@ def _dual_qp(K, y, upper):
     alpha, dual, ok = certified(res.x)
     if not ok:
         res = minimize(
-            x0=alpha,
+            x0=np.clip(res.x, 0.0, upper),
             method="trust-constr",
             hess=lambda a: Q,
             options={"gtol": 1e-13, "xtol": 1e-14, "maxiter": 20000},
