@@ -94,7 +94,7 @@ def _keel_binary(name, positive):
 
 
 def _bag_of_words(n, vocab, seed):
-    """Sparse counts from a Dirichlet-topic model, labels from the topic mix (not svmcore's generator).
+    """Sparse counts from a Dirichlet topic model (not svmcore's generator), labels from the mix.
 
     Each document mixes 20 topics (Dirichlet(0.1)), each topic a Dirichlet(0.05) over
     the vocabulary; 1 + Poisson(80) tokens; tf (log 1 + count), rows L2-normalized. The
@@ -159,9 +159,7 @@ def classification_suite(size):
         ),
         _split(
             "make_classification d=300",
-            *make_classification(
-                n_gen // 2, 300, n_informative=30, flip_y=0.03, random_state=SEED
-            ),
+            *make_classification(n_gen // 2, 300, n_informative=30, flip_y=0.03, random_state=SEED),
             "dense-high",
             "report",
         ),
@@ -181,13 +179,23 @@ def regression_suite(size):
     suite = []
     for N in n:
         X, y = make_noisy_sinc(N + N // 4, noise=0.1, random_state=SEED)
-        suite.append(_split(f"noisy sinc N={N}", X, y, "dense-low", "tune", stratify=False, test_size=N // 4))
+        suite.append(
+            _split(f"noisy sinc N={N}", X, y, "dense-low", "tune", stratify=False, test_size=N // 4)
+        )
     X, y = load_bundled("diabetes")
     suite.append(_split("diabetes", X, y / np.std(y), "real", "tune", stratify=False))
     for N in n[:2]:
         X, y = make_friedman1(N + N // 4, noise=0.5, random_state=SEED)
         suite.append(
-            _split(f"friedman1 N={N}", X, y / 5.0, "dense-low", "report", stratify=False, test_size=N // 4)
+            _split(
+                f"friedman1 N={N}",
+                X,
+                y / 5.0,
+                "dense-low",
+                "report",
+                stratify=False,
+                test_size=N // 4,
+            )
         )
     return suite
 
@@ -235,8 +243,13 @@ def semi_supervised_suite(size):
     suite.append(_semi("text (svmcore)", Xt, yt, 100, "sparse", "tune"))
     # the issue's case: two Gaussian clusters in 200 dimensions, 0.1 % labeled
     X, y = make_classification(
-        2 * n_gauss, 200, n_informative=200, n_redundant=0, n_clusters_per_class=1,
-        class_sep=0.35, random_state=SEED + 1,
+        2 * n_gauss,
+        200,
+        n_informative=200,
+        n_redundant=0,
+        n_clusters_per_class=1,
+        class_sep=0.35,
+        random_state=SEED + 1,
     )
     suite.append(_semi("two Gaussians 200-d", X, y, 20, "dense-high", "report"))
     X, y = _keel_binary("twonorm", ["1"])
