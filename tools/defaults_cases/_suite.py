@@ -202,7 +202,7 @@ def regression_suite(size):
 
 def lad_suite(size):
     """Least-absolute-deviation regression splits (heavy-tailed noise)."""
-    n = {"quick": 50_000, "full": 200_000}[size]
+    n = {"quick": 20_000, "full": 200_000}[size]
     test = 10_000
     X, y = make_lad_set_a(n + test, 10, random_state=SEED)
     suite = [_split("LAD set A", X, y, "dense-low", "tune", stratify=False, test_size=test)]

@@ -261,3 +261,10 @@ def test_highs_qp_failure_falls_back_to_libsvm(kernel, monkeypatch):
     assert all("highs-qp: kSolveError" in rec["note"] for rec in est.history_)
     objective = est.dual_objective_ if kernel == "rbf" else est.objective_
     assert objective == pytest.approx(ref, rel=1e-4)
+
+
+def test_auto_solver_is_recorded():
+    X, y = make_blob_mixture(400, 3, random_state=1)
+    assert AIDSVC(random_state=0).fit(X, y).solver_ == "dcd"
+    assert AIDSVC(kernel="rbf", random_state=0).fit(X, y).solver_ == "highs"
+    assert AIDSVC(solver="libsvm", random_state=0).fit(X, y).solver_ == "libsvm"
