@@ -247,7 +247,7 @@ def docs(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
-    """Side-by-side benchmarks against the baseline solvers (``-- --defaults``: the defaults suite)."""
+    """Side-by-side benchmarks against the baseline solvers (``-- --defaults``: defaults suite)."""
     _install_local(session, PACKAGES, extra=None)
     # pyscipopt: the S3VM case's MIQP solver (aid-lad-svm-s3vm[s3vm]).
     session.install(*REFERENCE_TOOLS, "highspy>=1.13", "pyscipopt>=5.0")
