@@ -316,9 +316,34 @@ def test_float32_input_is_solved_in_float64():
     assert a.predict(X32).dtype == np.float64
 
 
+def test_default_is_row_column_and_reaches_the_papers_optimum():
+    """The default (row/column generation, not in the paper) and the paper's Algorithm 1
+    ("full", one parameter away) reach the same optimum as the single LP, for LPSVR and
+    for each one-vs-rest LP of LPSVC."""
+    assert LPSVR().decomposition == LPSVC().decomposition == "row_column"
+    X, y = sinc_data(300, 7)
+    ref = LPSVR(decomposition="none").fit(X, y)
+    reg = LPSVR(random_state=0).fit(X, y)
+    paper = LPSVR(decomposition="full", random_state=0).fit(X, y)
+    assert reg.converged_ and paper.converged_
+    assert reg.history_[-1]["step"] == "full pricing" and reg.history_[-1]["n_added"] == 0
+    assert reg.objective_ == pytest.approx(ref.objective_, rel=1e-6)
+    assert paper.objective_ == pytest.approx(ref.objective_, rel=1e-6)
+    assert max(reg.kkt_residuals_["dual"], reg.kkt_residuals_["complementarity"]) < 1e-6
+    Xc, yc = load_bundled("wine")
+    Xc = (Xc - Xc.mean(0)) / Xc.std(0)
+    clf = LPSVC(random_state=0).fit(Xc, yc)
+    ref_clf = LPSVC(decomposition="none").fit(Xc, yc)
+    assert clf.converged_
+    for ours, full in zip(clf.estimators_, ref_clf.estimators_, strict=True):
+        assert "step" in ours.history_[-1]  # row/column generation ran
+        assert ours.objective_ == pytest.approx(full.objective_, rel=1e-6)
+
+
 def test_history_and_attributes():
     X, y = sinc_data(120, 1)
-    reg = LPSVR(C=1.0, epsilon=0.15, gamma=0.5, B0=20, random_state=0).fit(X, y)
+    reg = LPSVR(C=1.0, epsilon=0.15, gamma=0.5, decomposition="full", B0=20, random_state=0)
+    reg.fit(X, y)
     assert reg.n_iter_ == len(reg.history_) > 1
     sizes = [h["working_set_size"] for h in reg.history_]
     assert sizes[0] == 20
