@@ -467,7 +467,7 @@ def fit_row_column(
     n_jobs=None,
     verbose=0,
     price_size=1000,
-    max_add_columns=10,
+    max_add_columns=100,
     coarsen=4,
     min_level=500,
 ):
