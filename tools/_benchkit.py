@@ -138,3 +138,20 @@ def format_table(headers: list[str], rows: list[list[str]]) -> str:
 
 def seconds(t: float) -> str:
     return f"{t:.4f}" if t < 10 else f"{t:.1f}"
+
+
+class QuantRegMedian:
+    """statsmodels' ``QuantReg`` at the median with its defaults, as a fit/predict object.
+
+    The LAD baseline of the side-by-side tools; statsmodels is a reference tool of the
+    bench and demo sessions, imported only when a fit runs.
+    """
+
+    def fit(self, X, y):
+        import statsmodels.api as sm
+
+        self.params_ = sm.QuantReg(y, sm.add_constant(X)).fit(q=0.5).params
+        return self
+
+    def predict(self, X):
+        return self.params_[0] + X @ self.params_[1:]

@@ -14,7 +14,7 @@ relative gap of the sum of absolute residuals, accuracy column: test MAE ours / 
 import warnings
 
 import numpy as np
-from _benchkit import Row
+from _benchkit import QuantRegMedian, Row
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import QuantileRegressor
 from sklearn.svm import SVC, LinearSVC
@@ -68,19 +68,6 @@ def aid_svc(size):
     return rows
 
 
-class _QuantReg:
-    """statsmodels' QuantReg at the median with its defaults, as a fit/predict object."""
-
-    def fit(self, X, y):
-        import statsmodels.api as sm
-
-        self.params_ = sm.QuantReg(y, sm.add_constant(X)).fit(q=0.5).params
-        return self
-
-    def predict(self, X):
-        return self.params_[0] + X @ self.params_[1:]
-
-
 def _sad(model, split):
     return np.abs(split.y - model.predict(split.X)).sum()
 
@@ -94,7 +81,7 @@ def aid_lad(size):
     rows = []
     for split in lad_suite(size):
         ours_t, ours = timed_fit(lambda: AIDLADRegressor(random_state=0), split.X, split.y)
-        baselines = [("statsmodels QuantReg", _QuantReg)]
+        baselines = [("statsmodels QuantReg", QuantRegMedian)]
         if split.X.shape[1] <= 10:  # HiGHS's LP takes 10 minutes at 50k x 100
             baselines.append(
                 (
