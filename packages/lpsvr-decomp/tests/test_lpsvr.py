@@ -211,6 +211,20 @@ def test_larger_problem_estimator_objectives_agree():
     assert objectives["row_column"] == pytest.approx(objectives["none"], rel=1e-6)
 
 
+def test_papers_interior_point_solver_reaches_the_same_optimum():
+    """method="ipm" (the paper's solver, cold IPM + crossover per working-set or block LP)
+    and the default warm simplex give the same optimum for Algorithms 1 and 2."""
+    X, y = sinc_data(120, 8)
+    kw = dict(C=1.0, epsilon=0.1, gamma=0.5, B0=20, random_state=0)
+    ref = LPSVR(decomposition="none", method="ipm", **kw).fit(X, y)
+    for dec in ("variables", "full"):
+        ipm = LPSVR(decomposition=dec, method="ipm", **kw).fit(X, y)
+        simplex = LPSVR(decomposition=dec, **kw).fit(X, y)
+        assert ipm.converged_ and simplex.converged_ and ipm.n_iter_ > 1
+        assert ipm.objective_ == pytest.approx(ref.objective_, rel=1e-6)
+        assert simplex.objective_ == pytest.approx(ref.objective_, rel=1e-6)
+
+
 def test_warm_simplex_working_set_matches_full_lp():
     """ "variables" keeps one HiGHS model and edits it in place; simplex restarts warm."""
     X, y = sinc_data(150, 6)
@@ -321,6 +335,7 @@ def test_default_is_row_column_and_reaches_the_papers_optimum():
     ("full", one parameter away) reach the same optimum as the single LP, for LPSVR and
     for each one-vs-rest LP of LPSVC."""
     assert LPSVR().decomposition == LPSVC().decomposition == "row_column"
+    assert LPSVR().method == "simplex"  # for the paper's algorithms; "ipm" one option away
     X, y = sinc_data(300, 7)
     ref = LPSVR(decomposition="none").fit(X, y)
     reg = LPSVR(random_state=0).fit(X, y)

@@ -67,7 +67,7 @@ class _LPSVRParams(BaseEstimator):
         degree=3,
         coef0=0.0,
         decomposition="row_column",
-        method="ipm",
+        method="simplex",
         B0=None,
         B_max=None,
         n_add=None,
@@ -210,10 +210,14 @@ class LPSVR(RegressorMixin, _LPSVRParams):
         Algorithm 3 (the default before 2026-11-25). "variables": Algorithm 2.
         "none": the whole LP in one HiGHS call (the reference for small N;
         N x N kernel).
-    method : {"ipm", "simplex", "choose"}, default="ipm"
-        HiGHS LP method (the paper uses an interior point method; crossover
-        gives the vertex solution the sparseness results refer to).
-        "row_column" always uses the (warm) simplex method.
+    method : {"simplex", "ipm", "choose"}, default="simplex"
+        HiGHS LP method of "variables", "full" and "none". The paper uses an
+        interior point method ("ipm", with crossover to the vertex solution
+        the sparseness results refer to; the default before 2026-11-25). The
+        simplex method restarts from the previous basis in "variables" (IPM
+        cannot): noisy sinc N = 500, "variables" 1.0 s against 10.4 s with
+        "ipm", "full" 13 s against 35 s, same objective. "row_column" always
+        uses the (warm) simplex method.
     B0 : int, default=None
         Initial working-set size (>= 2, <= n_samples); None means
         ``min(100, n_samples)`` (``min(50, n_samples)`` initial columns for
