@@ -5,10 +5,12 @@ import pytest
 import scipy.sparse as sp
 from _reference import kernel_matrix
 from sklearn.datasets import load_iris
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GridSearchCV
 from sklearn.svm import SVC
 
 from aesvm import AESVC, clear_representative_cache, representative_cache_info
+from aesvm._classes import AUTO_EPSILON, MIN_REDUCE_SAMPLES
 
 
 def blobs(n=240, seed=0):
@@ -19,6 +21,11 @@ def blobs(n=240, seed=0):
     y = np.where(labels % 2 == 0, 1, -1)
     flip = rng.random(n) < 0.05
     return X, np.where(flip, -y, y)
+
+
+def paper_aesvc(**params):
+    """AESVC as the paper states it: epsilon 1e-3 unless given, always the representative set."""
+    return AESVC(**{"epsilon": 1e-3, "fallback_fraction": None, **params})
 
 
 def svc_primal(svc, X, y, C):
@@ -34,7 +41,7 @@ def svc_primal(svc, X, y, C):
 @pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
 def test_epsilon_zero_matches_svc_objective(C):
     X, y = blobs(150)
-    aesvc = AESVC(
+    aesvc = paper_aesvc(
         C=C,
         gamma=0.5,
         epsilon=0.0,
@@ -63,7 +70,7 @@ def test_corollary_3_bound(C_paper, epsilon):
     C = C_paper / n
     svc = SVC(C=C, gamma=1.0, tol=1e-8).fit(X, y)
     F1 = svc_primal(svc, X, y, C)
-    aesvc = AESVC(
+    aesvc = paper_aesvc(
         C=C,
         gamma=1.0,
         epsilon=epsilon,
@@ -79,7 +86,7 @@ def test_corollary_3_bound(C_paper, epsilon):
 
 def test_decision_function_is_the_kernel_expansion():
     X, y = blobs(200, seed=2)
-    clf = AESVC(C=2.0, gamma=0.7, group_size=50, subset_size=100).fit(X, y)
+    clf = paper_aesvc(C=2.0, gamma=0.7, group_size=50, subset_size=100).fit(X, y)
     K = kernel_matrix(X, clf.support_vectors_, "rbf", gamma=0.7)
     expected = K @ clf.dual_coef_[0] + clf.intercept_[0]
     np.testing.assert_allclose(clf.decision_function(X), expected, atol=1e-10)
@@ -96,7 +103,7 @@ def test_fewer_support_vectors_and_close_accuracy_than_svc():
     X, y = blobs(600, seed=3)
     X_test, y_test = blobs(600, seed=4)
     svc = SVC(C=1.0, gamma=0.5).fit(X, y)
-    clf = AESVC(C=1.0, gamma=0.5, group_size=100, subset_size=300).fit(X, y)
+    clf = paper_aesvc(C=1.0, gamma=0.5, group_size=100, subset_size=300).fit(X, y)
     assert clf.support_.size < svc.support_.size
     assert abs(clf.score(X_test, y_test) - svc.score(X_test, y_test)) <= 0.02
 
@@ -104,10 +111,10 @@ def test_fewer_support_vectors_and_close_accuracy_than_svc():
 def test_multiclass_one_vs_one_agrees_with_svc():
     X, y = load_iris(return_X_y=True)
     svc = SVC(C=1.0, gamma=0.5).fit(X, y)
-    clf = AESVC(C=1.0, gamma=0.5, epsilon=0.0, group_size=30, subset_size=60).fit(X, y)
+    clf = paper_aesvc(C=1.0, gamma=0.5, epsilon=0.0, group_size=30, subset_size=60).fit(X, y)
     assert clf.dual_coef_.shape == (3, clf.support_.size)
     assert np.mean(clf.predict(X) == svc.predict(X)) >= 0.98
-    approx = AESVC(C=1.0, gamma=0.5, group_size=30, subset_size=60).fit(X, y)
+    approx = paper_aesvc(C=1.0, gamma=0.5, group_size=30, subset_size=60).fit(X, y)
     assert approx.n_representatives_ < 150
     assert approx.score(X, y) >= svc.score(X, y) - 0.03
     ovo = approx.set_params(decision_function_shape="ovo").decision_function(X)
@@ -119,11 +126,11 @@ def test_multiclass_one_vs_one_agrees_with_svc():
 def test_representatives_reused_across_C_and_in_grid_search():
     X, y = blobs(120, seed=5)
     clear_representative_cache()
-    first = AESVC(C=1.0, gamma=0.5, group_size=30, subset_size=60).fit(X, y)
-    second = AESVC(C=8.0, gamma=0.5, group_size=30, subset_size=60).fit(X, y)
-    fresh = AESVC(C=8.0, gamma=0.5, group_size=30, subset_size=60, reuse_representatives=False).fit(
-        X, y
-    )
+    first = paper_aesvc(C=1.0, gamma=0.5, group_size=30, subset_size=60).fit(X, y)
+    second = paper_aesvc(C=8.0, gamma=0.5, group_size=30, subset_size=60).fit(X, y)
+    fresh = paper_aesvc(
+        C=8.0, gamma=0.5, group_size=30, subset_size=60, reuse_representatives=False
+    ).fit(X, y)
     assert not first.representatives_reused_ and second.representatives_reused_
     np.testing.assert_array_equal(second.representative_indices_, fresh.representative_indices_)
     np.testing.assert_array_equal(second.beta_, fresh.beta_)
@@ -131,7 +138,9 @@ def test_representatives_reused_across_C_and_in_grid_search():
     assert representative_cache_info().misses == 1
     clear_representative_cache()
     search = GridSearchCV(
-        AESVC(group_size=30, subset_size=60), {"C": [0.25, 1.0, 4.0], "gamma": [0.5, 2.0]}, cv=3
+        paper_aesvc(group_size=30, subset_size=60),
+        {"C": [0.25, 1.0, 4.0], "gamma": [0.5, 2.0]},
+        cv=3,
     ).fit(X, y)
     info = representative_cache_info()
     # One representative set per (fold, gamma) plus the refit on all data.
@@ -142,11 +151,11 @@ def test_representatives_reused_across_C_and_in_grid_search():
 
 def test_dtypes_and_sparse_input():
     X, y = blobs(160, seed=6)
-    dense = AESVC(gamma=0.5, tol=1e-9, group_size=40, subset_size=80).fit(X, y)
-    f32 = AESVC(gamma=0.5, group_size=40, subset_size=80).fit(X.astype(np.float32), y)
+    dense = paper_aesvc(gamma=0.5, tol=1e-9, group_size=40, subset_size=80).fit(X, y)
+    f32 = paper_aesvc(gamma=0.5, group_size=40, subset_size=80).fit(X.astype(np.float32), y)
     assert f32.support_vectors_.dtype == np.float32
     assert np.mean(f32.predict(X) == dense.predict(X)) >= 0.98
-    csr = AESVC(gamma=0.5, tol=1e-9, group_size=40, subset_size=80).fit(sp.csr_matrix(X), y)
+    csr = paper_aesvc(gamma=0.5, tol=1e-9, group_size=40, subset_size=80).fit(sp.csr_matrix(X), y)
     np.testing.assert_array_equal(
         np.sort(csr.representative_indices_), np.sort(dense.representative_indices_)
     )
@@ -173,7 +182,7 @@ def test_linear_and_poly_kernels_meet_corollary_3_at_epsilon_zero(params):
     C = 1.0
     svc = SVC(C=C, tol=1e-8, **params).fit(X, y)
     F1_star = svc_primal(svc, X, y, C)
-    clf = AESVC(
+    clf = paper_aesvc(
         C=C, epsilon=0.0, tol=1e-8, group_size=40, subset_size=80, compute_objective=True, **params
     ).fit(X, y)
     if params["kernel"] == "linear":  # in the 6-d poly-2 space every point is extreme
@@ -217,9 +226,57 @@ def test_bad_data():
 def test_objective_only_on_request():
     X, y = blobs(150, seed=5)
     kw = dict(C=1.0, gamma=0.5, group_size=50, subset_size=100, tol=1e-8)
-    fast = AESVC(**kw).fit(X, y)
-    full = AESVC(compute_objective=True, **kw).fit(X, y)
+    fast = paper_aesvc(**kw).fit(X, y)
+    full = paper_aesvc(compute_objective=True, **kw).fit(X, y)
     assert np.isnan(fast.objective_).all() and np.isfinite(full.objective_).all()
     np.testing.assert_array_equal(fast.dual_coef_, full.dual_coef_)
     # Same w; only the bias differs (libsvm's vs the exact minimizer), by libsvm's tolerance.
     np.testing.assert_allclose(fast.intercept_, full.intercept_, atol=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("params", "diag"),
+    [
+        ({"kernel": "rbf", "gamma": 0.5}, lambda X: np.ones(len(X))),
+        ({"kernel": "linear"}, lambda X: (X * X).sum(axis=1)),
+        (
+            {"kernel": "poly", "degree": 2, "gamma": 0.5, "coef0": 1.0},
+            lambda X: (0.5 * (X * X).sum(axis=1) + 1.0) ** 2,
+        ),
+    ],
+)
+def test_auto_epsilon_follows_the_kernel_scale(params, diag):
+    X, y = blobs(200, seed=8)
+    clf = paper_aesvc(epsilon="auto", group_size=50, subset_size=100, **params).fit(X, y)
+    assert clf.epsilon_ == pytest.approx(AUTO_EPSILON * diag(X).mean(), rel=1e-12)
+    assert paper_aesvc(epsilon=2e-3, **params).fit(X, y).epsilon_ == 2e-3
+
+
+def test_small_data_trains_the_svm_on_every_sample():
+    """Below MIN_REDUCE_SAMPLES the default fit is SVC's fit (fallback_), not DeriveRS's."""
+    X, y = blobs(300, seed=9)
+    clf = AESVC(C=2.0, gamma=0.5, tol=1e-8).fit(X, y)
+    assert clf.fallback_ and clf.n_representatives_ == X.shape[0]
+    np.testing.assert_array_equal(clf.representative_indices_, np.arange(X.shape[0]))
+    np.testing.assert_array_equal(clf.beta_, 1.0)
+    svc = SVC(C=2.0, gamma=0.5, tol=1e-8).fit(X, y)
+    np.testing.assert_array_equal(np.sort(clf.support_), np.sort(svc.support_))
+    np.testing.assert_allclose(clf.decision_function(X), svc.decision_function(X), atol=1e-6)
+    weights = np.random.default_rng(0).uniform(0.5, 2.0, size=X.shape[0])
+    weighted = AESVC(C=2.0, gamma=0.5).fit(X, y, sample_weight=weights)
+    np.testing.assert_array_equal(weighted.beta_, weights)
+    # fallback_fraction=None is the paper's method at any size.
+    assert not paper_aesvc(gamma=0.5, group_size=50, subset_size=100).fit(X, y).fallback_
+
+
+def test_unreducible_data_fall_back_after_the_probe():
+    """High-dimensional noise: DeriveRS's probe keeps most samples, the SVM takes them all."""
+    rng = np.random.default_rng(10)
+    n = MIN_REDUCE_SAMPLES + 500
+    X = rng.normal(size=(n, 40))
+    y = np.where(rng.random(n) < 0.5, 1, -1)
+    clf = AESVC(epsilon=1e-3, gamma=0.05, group_size=200, subset_size=2_000, max_iter=2_000)
+    with pytest.warns(ConvergenceWarning):  # the capped libsvm run (label noise only)
+        clf.fit(X, y)
+    assert clf.fallback_ and clf.n_representatives_ == n
+    np.testing.assert_array_equal(clf.beta_, 1.0)

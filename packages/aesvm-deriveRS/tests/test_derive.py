@@ -136,6 +136,30 @@ def test_float32_sparse_and_deterministic():
     assert shuffled.beta.sum() == pytest.approx(200)
 
 
+def test_probe_that_does_not_abort_changes_nothing():
+    """abort_fraction reorders the groups' solves, never the representative set."""
+    X, y = two_class_data(600, seed=11)
+    kw = {"gamma": 0.5, "subset_size": 150, "group_size": 30, "tol": 1e-2}
+    plain = derive_rs(X, y, **kw)
+    probed = derive_rs(X, y, abort_fraction=1.0, **kw)
+    assert plain.n_representatives < 0.5 * X.shape[0]
+    np.testing.assert_array_equal(probed.indices, plain.indices)
+    np.testing.assert_array_equal(probed.groups, plain.groups)
+    np.testing.assert_allclose(probed.beta, plain.beta, rtol=0, atol=0)
+    assert (probed.gamma != plain.gamma).nnz == 0
+
+
+def test_probe_stops_on_unreducible_data():
+    """A probe keeping more than abort_fraction of its samples returns None."""
+    X, y = two_class_data(600, n_features=30, seed=12)
+    kw = {"gamma": 0.05, "subset_size": 150, "group_size": 30, "tol": 1e-3}
+    full = derive_rs(X, y, **kw)
+    assert full.n_representatives > 0.9 * X.shape[0]
+    assert derive_rs(X, y, abort_fraction=0.6, **kw) is None
+    # The probe never aborts when the groups fit in one batch (nothing would be saved).
+    assert derive_rs(X[:60], y[:60], abort_fraction=0.6, **kw) is not None
+
+
 def test_epsilon_zero_keeps_every_point():
     X, y = two_class_data(80, seed=4)
     rs = derive_rs(X, y, gamma=0.5, subset_size=40, group_size=20, tol=0.0)
@@ -205,6 +229,8 @@ def test_theorem_1_and_2_on_random_w(kp):
         ({"gamma": "median"}, ValueError, "gamma"),
         ({"kernel": "poly", "degree": 0}, ValueError, "degree"),
         ({"random_state": "seed"}, TypeError, "random_state"),
+        ({"abort_fraction": 0.0}, ValueError, "abort_fraction"),
+        ({"abort_fraction": 1.5}, ValueError, "abort_fraction"),
     ],
 )
 def test_bad_parameters(kwargs, error, match):

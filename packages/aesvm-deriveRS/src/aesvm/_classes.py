@@ -7,7 +7,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from svmcore.kernels import kernel_matvec, resolve_gamma
+from svmcore.kernels import kernel_diag, kernel_matvec, resolve_gamma
 from svmcore.solvers import fit_weighted_svm
 from svmcore.validation import (
     Interval,
@@ -20,9 +20,17 @@ from svmcore.validation import (
 )
 
 from ._cache import CACHE, RepresentativeCache
-from ._derive import derive_rs
+from ._derive import _check_derive_params, derive_rs
 
 __all__ = ["AESVC"]
+
+#: ``epsilon="auto"``: epsilon relative to the mean k(x, x) (chosen on the "tune" sets of
+#: the defaults suite, see the README's "Defaults").
+AUTO_EPSILON = 0.1
+
+#: Below this many training rows (with ``fallback_fraction`` set) DeriveRS is not run: SVC
+#: fits them in well under a second and DeriveRS's probe alone costs more (defaults suite).
+MIN_REDUCE_SAMPLES = 10_000
 
 
 class AESVC(ClassifierMixin, BaseEstimator):
@@ -47,9 +55,13 @@ class AESVC(ClassifierMixin, BaseEstimator):
         Kernel coefficient, as in ``SVC``.
     coef0 : float, default=0.0
         Independent term of ``poly``.
-    epsilon : float, default=1e-3
+    epsilon : "auto" or float, default="auto"
         DeriveRS's epsilon: samples within squared kernel distance ``epsilon`` of the
-        convex hull of their group's representatives are not representatives.
+        convex hull of their group's representatives are not representatives. ``"auto"``
+        (not the paper's) is ``AUTO_EPSILON`` times the mean of :math:`k(x, x)` over the
+        training data (``AUTO_EPSILON`` for ``rbf``, where :math:`k(x, x) = 1`), so it
+        follows the kernel's scale; the value used is ``epsilon_``. The paper's setting is
+        ``epsilon=1e-3``.
     subset_size : int, default=100_000
         P, the largest first-level subset.
     group_size : int, default=1_000
@@ -75,6 +87,14 @@ class AESVC(ClassifierMixin, BaseEstimator):
         Look the representative set up in a process-wide cache keyed on the data and the
         DeriveRS parameters, so fits differing only in ``C`` (a grid search) compute it
         once per fold and kernel parameter.
+    fallback_fraction : float in (0, 1] or None, default=0.6
+        Not in the paper. When DeriveRS's first parallel batch of groups (spread over the
+        data) keeps more than this fraction of its samples as representatives, the data
+        are not reducible at this epsilon: DeriveRS stops there and the SVM is trained
+        on all samples (``fallback_ = True``), so the fit costs about what ``SVC`` costs.
+        With a fraction set, data of fewer than ``MIN_REDUCE_SAMPLES`` (10 000) rows are
+        not reduced either (``fallback_ = True`` at once). ``None`` always trains on the
+        representative set (the paper).
     random_state : int, RandomState instance or None, default=None
         None keeps the data order for segregation; otherwise each class is shuffled
         first (the paper's "Random+FLS").
@@ -90,7 +110,12 @@ class AESVC(ClassifierMixin, BaseEstimator):
     beta_ : ndarray of shape (n_representatives_,)
         Their weights (the paper's (10)); they sum to the (weighted) class sizes.
     n_representatives_ : int
-        M.
+        M (all samples with ``fallback_``).
+    epsilon_ : float
+        The epsilon DeriveRS used (``epsilon`` itself unless ``"auto"``).
+    fallback_ : bool
+        Whether DeriveRS was stopped (or not run) by ``fallback_fraction`` and the SVM was
+        trained on all samples (``representative_indices_`` all rows, ``beta_`` the sample weights).
     support_ : ndarray of shape (n_SV,)
         Training rows that are support vectors of some pairwise problem.
     support_vectors_ : ndarray of shape (n_SV, n_features)
@@ -165,7 +190,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         "degree": [Interval(Integral, 1, None, closed="left")],
         "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0.0, None, closed="neither")],
         "coef0": [Interval(Real, None, None, closed="neither")],
-        "epsilon": [Interval(Real, 0.0, None, closed="left")],
+        "epsilon": [StrOptions({"auto"}), Interval(Real, 0.0, None, closed="left")],
         "subset_size": [Interval(Integral, 2, None, closed="left")],
         "group_size": [Interval(Integral, 2, None, closed="left")],
         "segregation": [StrOptions({"fls1", "fls2"})],
@@ -175,6 +200,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         "compute_objective": ["boolean"],
         "decision_function_shape": [StrOptions({"ovr", "ovo"})],
         "reuse_representatives": ["boolean"],
+        "fallback_fraction": [None, Interval(Real, 0.0, 1.0, closed="right")],
         "random_state": ["random_state"],
         "n_jobs": [None, Integral],
     }
@@ -187,7 +213,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         degree=3,
         gamma="scale",
         coef0=0.0,
-        epsilon=1e-3,
+        epsilon="auto",
         subset_size=100_000,
         group_size=1_000,
         segregation="fls2",
@@ -197,6 +223,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         compute_objective=False,
         decision_function_shape="ovr",
         reuse_representatives=True,
+        fallback_fraction=0.6,
         random_state=None,
         n_jobs=None,
     ):
@@ -215,6 +242,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         self.compute_objective = compute_objective
         self.decision_function_shape = decision_function_shape
         self.reuse_representatives = reuse_representatives
+        self.fallback_fraction = fallback_fraction
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -226,14 +254,23 @@ class AESVC(ClassifierMixin, BaseEstimator):
             "coef0": float(self.coef0),
         }
 
+    def _epsilon(self, X):
+        if self.epsilon != "auto":
+            return float(self.epsilon)
+        if self.kernel == "rbf":
+            return AUTO_EPSILON
+        return AUTO_EPSILON * float(np.mean(kernel_diag(X, **self._kernel_params())))
+
     def _representatives(self, X, y, sample_weight):
+        """``((indices, beta), fallback)``, reused flag and DeriveRS seconds."""
         params = {
             **self._kernel_params(),
             "subset_size": self.subset_size,
             "group_size": self.group_size,
-            "tol": float(self.epsilon),
+            "tol": self.epsilon_,
             "segregation": self.segregation,
             "random_state": self.random_state,
+            "abort_fraction": self.fallback_fraction,
         }
         key = (
             RepresentativeCache.key(X, y, sample_weight, params)
@@ -243,10 +280,24 @@ class AESVC(ClassifierMixin, BaseEstimator):
         cached = CACHE.get(key) if key is not None else None
         if cached is not None:
             return cached, True, 0.0
+        # Bad DeriveRS parameters are reported even when DeriveRS is not run.
+        _check_derive_params(self.subset_size, self.group_size, self.epsilon_, self.segregation)
+        everything = (
+            (
+                np.arange(X.shape[0]),
+                np.ones(X.shape[0]) if sample_weight is None else sample_weight,
+            ),
+            True,
+        )
+        if self.fallback_fraction is not None and X.shape[0] < MIN_REDUCE_SAMPLES:
+            return everything, False, 0.0
         start = time.perf_counter()
         rs = derive_rs(X, y, sample_weight=sample_weight, n_jobs=self.n_jobs, **params)
         elapsed = time.perf_counter() - start
-        result = (rs.indices, rs.beta)
+        if rs is None:  # not reducible: every sample, weighted by its sample weight
+            result = everything
+        else:
+            result = ((rs.indices, rs.beta), False)
         CACHE.put(key, result)
         return result, False, elapsed
 
@@ -283,9 +334,11 @@ class AESVC(ClassifierMixin, BaseEstimator):
                 "AESVC needs samples of at least 2 classes with positive sample_weight."
             )
         self._gamma = 1.0 if self.kernel == "linear" else resolve_gamma(self.gamma, X)
-        (rep, beta), self.representatives_reused_, self.derive_time_ = self._representatives(
+        self.epsilon_ = self._epsilon(X)
+        result, self.representatives_reused_, self.derive_time_ = self._representatives(
             X, y_enc, None if sample_weight is None else sw
         )
+        (rep, beta), self.fallback_ = result
         self.representative_indices_ = rep
         self.beta_ = beta
         self.n_representatives_ = int(rep.size)

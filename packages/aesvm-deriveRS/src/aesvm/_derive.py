@@ -178,6 +178,7 @@ def derive_rs(
     sample_weight=None,
     random_state=None,
     n_jobs=None,
+    abort_fraction=None,
 ):
     """Representative set of approximate extreme points (DeriveRS, sec. 4.4).
 
@@ -213,12 +214,19 @@ def derive_rs(
         before segregation (the paper's "Random+FLS" variants, sec. 5.2).
     n_jobs : int, default=None
         Numba threads for the kernel blocks and the parallel DeriveAE over groups.
+    abort_fraction : float in (0, 1], default=None
+        Not in the paper. When given and there are more groups than one parallel batch
+        (``2 x threads`` groups), a first batch of groups spread evenly over the group
+        list is derived first; if more than this fraction of its samples are
+        representatives, the data are not reducible at this ``tol`` and ``None`` is
+        returned at once (the caller trains on all samples instead). Otherwise the probe
+        groups' results are kept and the output is the same as without it.
 
     Returns
     -------
-    RepresentativeSet
+    RepresentativeSet or None
         ``indices``, ``labels``, ``beta`` and the bookkeeping ``gamma``, ``residuals``,
-        ``groups``.
+        ``groups``; ``None`` only when ``abort_fraction`` stopped it.
 
     See Also
     --------
@@ -267,6 +275,10 @@ def derive_rs(
     if classes.size < 2:
         raise ValueError(f"y must contain at least two classes, got {classes.size}.")
     subset_size, group_size, tol = _check_derive_params(subset_size, group_size, tol, segregation)
+    if abort_fraction is not None:
+        abort_fraction = check_real(
+            abort_fraction, "abort_fraction", low=0.0, high=1.0, low_closed=False
+        )
     gamma = resolve_gamma(gamma, X)
     kernel, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0)
     kp = {"kernel": kernel, "gamma": gamma, "degree": degree, "coef0": coef0}
@@ -286,7 +298,7 @@ def derive_rs(
                 subsets = fls2(X, members, subset_size, kp)
             for subset in subsets:
                 groups += sls(X, subset, group_size, sq_norms, kp)
-        return _derive_groups(X, y, sw, groups, kp, tol, n_jobs)
+        return _derive_groups(X, y, sw, groups, kp, tol, n_jobs, abort_fraction)
 
 
 def _rng(random_state):
@@ -304,18 +316,35 @@ def _derive_group(G, sizes, settings, gamma_out, resid, rep, b):
     return _kernels.derive_ae(G[b], sizes[b], *settings, gamma_out[b], resid[b], rep[b])
 
 
-def _derive_groups(X, y, sw, groups, kp, tol, n_jobs):
-    """DeriveAE on every group, a batch of groups at a time in parallel; assemble the set."""
-    n = X.shape[0]
+def _probe_order(n_groups, batch):
+    """Group order: ``batch`` groups spread evenly over the list first, then the others.
+
+    The groups come class by class and FLS subset by subset, so a probe taken from the
+    front would see one region of one class (the first SLS group even starts at the
+    vector farthest from the origin); evenly spaced groups cover every class and subset.
+    """
+    if n_groups <= batch:
+        return np.arange(n_groups)
+    probes = np.unique(np.linspace(0, n_groups - 1, batch).round().astype(np.intp))
+    return np.concatenate([probes, np.setdiff1d(np.arange(n_groups), probes)])
+
+
+def _derive_groups(X, y, sw, groups, kp, tol, n_jobs, abort_fraction=None):
+    """DeriveAE on every group, a batch of groups at a time in parallel; assemble the set.
+
+    With ``abort_fraction``, the first batch is a probe (see :func:`_probe_order`) and
+    ``None`` is returned when its fraction of representatives exceeds ``abort_fraction``.
+    """
     batch = 2 * effective_n_threads(n_jobs)
-    rep_rows, rep_beta = [], []
-    g_rows, g_cols, g_vals = [], [], []
-    residuals = np.zeros(n)
-    group_of = np.empty(n, dtype=np.intp)
-    n_reps = 0
+    if abort_fraction is None:
+        order = np.arange(len(groups))
+    else:
+        order = _probe_order(len(groups), batch)
+    results = [None] * len(groups)
     n_repairs = 0
     for start in range(0, len(groups), batch):
-        chunk = groups[start : start + batch]
+        ids = order[start : start + batch]
+        chunk = [groups[i] for i in ids]
         width = max(g.size for g in chunk)
         # Only the leading size x size block of each slice is read (derive_ae also
         # clears its own part of gamma_out), so no zero-filling of V x V blocks; the
@@ -337,19 +366,36 @@ def _derive_groups(X, y, sw, groups, kp, tol, n_jobs):
         # Groups in parallel on threads (derive_ae is nogil), group b owning slice [b].
         one = functools.partial(_derive_group, G, sizes, settings, gamma_out, resid, rep)
         n_repairs += sum(thread_map(one, len(chunk), n_jobs))
-        for b, g in enumerate(chunk):
-            size = g.size
+        for b, gi in enumerate(ids):
+            size = chunk[b].size
             local = np.flatnonzero(rep[b, :size])
-            block = gamma_out[b, :size][:, local]
-            rows, cols = np.nonzero(block)
-            g_rows.append(g[rows])
-            g_cols.append(cols + n_reps)
-            g_vals.append(block[rows, cols])
-            rep_rows.append(g[local])
-            rep_beta.append(sw[g] @ block)
-            residuals[g] = resid[b, :size]
-            group_of[g] = start + b
-            n_reps += local.size
+            results[gi] = (local, gamma_out[b, :size][:, local], resid[b, :size].copy())
+        if start == 0 and abort_fraction is not None and len(groups) > batch:
+            probed = sum(results[gi][0].size for gi in ids)
+            if probed > abort_fraction * sum(g.size for g in chunk):
+                return None
+    return _assemble(X, y, sw, groups, results, n_repairs)
+
+
+def _assemble(X, y, sw, groups, results, n_repairs):
+    """The representative set from each group's (local representatives, Gamma block,
+    residuals), in the paper's order (group by group)."""
+    n = X.shape[0]
+    rep_rows, rep_beta = [], []
+    g_rows, g_cols, g_vals = [], [], []
+    residuals = np.zeros(n)
+    group_of = np.empty(n, dtype=np.intp)
+    n_reps = 0
+    for gi, (g, (local, block, resid)) in enumerate(zip(groups, results, strict=True)):
+        rows, cols = np.nonzero(block)
+        g_rows.append(g[rows])
+        g_cols.append(cols + n_reps)
+        g_vals.append(block[rows, cols])
+        rep_rows.append(g[local])
+        rep_beta.append(sw[g] @ block)
+        residuals[g] = resid
+        group_of[g] = gi
+        n_reps += local.size
     indices = np.concatenate(rep_rows)
     gamma = sp.csr_matrix(
         (np.concatenate(g_vals), (np.concatenate(g_rows), np.concatenate(g_cols))),

@@ -39,6 +39,14 @@ STATUS_MAX_ITER = 3
 # Curvature floor along a pair direction (duplicate points have zero curvature).
 _TAU = 1e-12
 
+# Counters start at ``np.int64(0)`` and flags passed to jitted callees are these
+# ``np.bool_`` values, not the literals 0 / True / False: Numba compiles a separate
+# specialization of the callee for every literal argument (``Literal[int](0)``,
+# ``Literal[bool](True)``), which doubled CheckPoint's compile time in a new
+# environment's first fit.
+_FALSE = np.bool_(False)
+_TRUE = np.bool_(True)
+
 
 @jit
 def solve_simplex_qp(G, idx, m, c, k, mu, g, tol, max_iter, accept_below, reject_above, warm):
@@ -206,7 +214,7 @@ def minimum_enclosing_ball(G, tol, max_iter):
     alpha = np.empty(n)
     g = np.empty(n)
     value, gap, n_iter, status = solve_simplex_qp(
-        G, idx, n, c, 0.0, alpha, g, tol, max_iter, -np.inf, np.inf, False
+        G, idx, n, c, 0.0, alpha, g, tol, max_iter, -np.inf, np.inf, _FALSE
     )
     radius2 = -value
     # g = 2 (G alpha - diag/2), so ||phi_s - centre||^2 = G_ss - 2 (G alpha)_s + alpha^T G alpha.
@@ -359,7 +367,7 @@ def _check_point(G, i, idx, m, mu, g, c, work, eps, tol, max_iter, full):
         c[s] = G[i, idx[s]]
     k = G[i, i]
     accept = -np.inf if full else eps
-    warm = False
+    warm = _FALSE
     if m > 2 * _N_NEAR:
         # The _N_NEAR members nearest to x_i, found in O(m) through one partition.
         dist = work[0, :m]
@@ -370,7 +378,7 @@ def _check_point(G, i, idx, m, mu, g, c, work, eps, tol, max_iter, full):
             scratch[s] = dist[s]
         cut = kth_smallest_inplace(scratch, _N_NEAR - 1)
         near = np.empty(_N_NEAR, dtype=np.int64)
-        n_near = 0
+        n_near = np.int64(0)
         for s in range(m):
             if dist[s] <= cut and n_near < _N_NEAR:
                 near[n_near] = s
@@ -397,7 +405,7 @@ def _check_point(G, i, idx, m, mu, g, c, work, eps, tol, max_iter, full):
             max_iter,
             accept,
             np.inf,
-            False,
+            _FALSE,
         )
         if not full and value <= eps:
             return True, value
@@ -405,7 +413,7 @@ def _check_point(G, i, idx, m, mu, g, c, work, eps, tol, max_iter, full):
             mu[s] = 0.0
         for s in range(n_near):
             mu[near[s]] = near_mu[s]
-        warm = True
+        warm = _TRUE
     exact_tol = _EXACT_GAP * (1.0 + abs(k))
     if full:
         # A loose solve usually finds (nearly) the optimal support and the exact
@@ -420,7 +428,7 @@ def _check_point(G, i, idx, m, mu, g, c, work, eps, tol, max_iter, full):
             exact, exact_gap, polished = _polish(G, idx, m, c, k, mu, g, exact_tol)
             if polished and exact <= value:
                 return exact <= eps, exact
-            warm = True
+            warm = _TRUE
     value, gap, n_iter, status = solve_simplex_qp(
         G, idx, m, c, k, mu, g, tol, max_iter, accept, eps, warm
     )
@@ -486,13 +494,13 @@ def derive_ae(G, n, eps, tol, fit_tol, max_iter, sphere_tol, gamma_out, residual
             in_sphere[s] = True
     # Step 2: SphereSort = the others by descending distance from the centre.
     zeta = np.empty(n, dtype=np.int64)
-    n_zeta = 0
+    n_zeta = np.int64(0)
     for s in range(n):
         if not in_sphere[s]:
             zeta[n_zeta] = s
             n_zeta += 1
     _sort_by_descending(zeta, n_zeta, dist2)
-    m = 0
+    m = np.int64(0)
     for s in range(n):
         if in_sphere[s]:
             idx[m] = s
@@ -501,7 +509,7 @@ def derive_ae(G, n, eps, tol, fit_tol, max_iter, sphere_tol, gamma_out, residual
     # Step 3: grow Psi with the points CheckPoint cannot reconstruct from X* u Psi.
     for z in range(n_zeta):
         i = zeta[z]
-        ok, _ = _check_point(Gn, i, idx, m, mu, g, c, work, eps, tol, max_iter, False)
+        ok, _ = _check_point(Gn, i, idx, m, mu, g, c, work, eps, tol, max_iter, _FALSE)
         if not ok:
             idx[m] = i
             m += 1
@@ -514,18 +522,18 @@ def derive_ae(G, n, eps, tol, fit_tol, max_iter, sphere_tol, gamma_out, residual
     dropped = np.zeros(n, dtype=np.bool_)
     for p in range(n_sphere, m):
         i = idx[p]
-        m_other = 0
+        m_other = np.int64(0)
         for s in range(m):
             if s != p and not dropped[idx[s]]:
                 others[m_other] = idx[s]
                 m_other += 1
-        ok, _ = _check_point(Gn, i, others, m_other, mu, g, c, work, eps, tol, max_iter, False)
+        ok, _ = _check_point(Gn, i, others, m_other, mu, g, c, work, eps, tol, max_iter, _FALSE)
         if not ok:
             rep_out[i] = True
         else:
             dropped[i] = True
     # Steps 5-6: Gamma rows from CheckPoint against the final X*, in SphereSort order.
-    m = 0
+    m = np.int64(0)
     for s in range(n):
         if rep_out[s]:
             idx[m] = s
@@ -535,7 +543,7 @@ def derive_ae(G, n, eps, tol, fit_tol, max_iter, sphere_tol, gamma_out, residual
         i = zeta[z]
         if rep_out[i]:
             continue
-        ok, value = _check_point(Gn, i, idx, m, mu, g, c, work, eps, fit_tol, max_iter, True)
+        ok, value = _check_point(Gn, i, idx, m, mu, g, c, work, eps, fit_tol, max_iter, _TRUE)
         if ok:
             residual_out[i] = max(value, 0.0)
             for s in range(m):
