@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from sklearn.svm import SVC
 
 from aid_models import AIDSVC, aggregated_dual_bound
+from aid_models._svc import NEWTON_MAX_FEATURES
 from svmcore.datasets import make_blob_mixture
 from svmcore.kernels import gram
 from svmcore.solvers import hinge_objective
@@ -35,7 +36,7 @@ def _svc_reference(X, y, C, sample_weight=None, **kw):
     return svc, float(obj)
 
 
-@pytest.mark.parametrize("solver", ["libsvm", "liblinear", "highs", "dcd"])
+@pytest.mark.parametrize("solver", ["libsvm", "liblinear", "highs", "dcd", "newton"])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_linear_optimum_equals_libsvm(solver, seed):
     X, y = make_blob_mixture(1500, 4, random_state=seed)
@@ -75,14 +76,18 @@ def test_propositions_3_and_4_at_every_iteration(solver):
 
 
 @pytest.mark.parametrize("sparse", [False, True])
-def test_dcd_bounds_are_monotone_and_certified(sparse):
-    # solver="dcd" solves early aggregated problems loosely (F^t is then an upper
-    # value, not the aggregated optimum), so Prop 4 is checked on the certified bounds.
+@pytest.mark.parametrize("solver", ["auto", "dcd"])
+def test_iterative_bounds_are_monotone_and_certified(solver, sparse):
+    # solver="dcd" solves early aggregated problems loosely and "newton" (what "auto"
+    # picks for 5 features) too (F^t is then an upper value, not the aggregated
+    # optimum), so Prop 4 is checked on the certified bounds.
     X, y = make_blob_mixture(2000, 5, random_state=3)
     C = 0.1
     _, e_star = _svc_reference(X, y, C, kernel="linear")
     Xin = sp.csr_matrix(X) if sparse else X
-    est = AIDSVC(C=C, solver="dcd", gap_tol=1e-6, random_state=0).fit(Xin, y)
+    est = AIDSVC(C=C, solver=solver, gap_tol=1e-6, random_state=0).fit(Xin, y)
+    backend = "newton" if solver == "auto" else solver
+    assert est.solver_ == backend
     h = est.history_
     bound, E_best = h.column("lower_bound"), h.column("E_best")
     tol = 1e-6 * e_star
@@ -92,10 +97,14 @@ def test_dcd_bounds_are_monotone_and_certified(sparse):
     assert est.optimality_gap_ <= 1e-6 and est.stop_reason_ in ("optimal", "gap")
     assert est.objective_ == pytest.approx(e_star, rel=2e-6)
     notes = h.column("note")
-    assert all("dcd" in note for note in notes)
+    assert all(backend in note for note in notes)
     # Each iteration's own bound passed the loop's checks (<= E^t, >= the previous bound):
     # the warm start carries the previous certified dual value.
     assert not any("certificate" in note for note in notes)
+    # The paper's setting stays one parameter away and reaches the same optimum.
+    paper = AIDSVC(C=C, solver="libsvm", gap_tol=1e-6, random_state=0).fit(Xin, y)
+    assert paper.solver_ == "libsvm"
+    assert paper.objective_ == pytest.approx(est.objective_, rel=2e-6)
 
 
 @pytest.mark.parametrize("solver, last", [("libsvm", 0.1), ("liblinear", 1.0)])
@@ -265,6 +274,11 @@ def test_highs_qp_failure_falls_back_to_libsvm(kernel, monkeypatch):
 
 def test_auto_solver_is_recorded():
     X, y = make_blob_mixture(400, 3, random_state=1)
-    assert AIDSVC(random_state=0).fit(X, y).solver_ == "dcd"
+    # Dense with few features: the aggregated primal has m + 1 unknowns (Newton).
+    assert AIDSVC(random_state=0).fit(X, y).solver_ == "newton"
+    assert AIDSVC(random_state=0).fit(sp.csr_matrix(X), y).solver_ == "newton"
+    wide = np.hstack([X, np.zeros((X.shape[0], NEWTON_MAX_FEATURES))])
+    assert AIDSVC(random_state=0).fit(wide, y).solver_ == "dcd"
+    assert AIDSVC(random_state=0).fit(sp.csr_matrix(wide), y).solver_ == "dcd"
     assert AIDSVC(kernel="rbf", random_state=0).fit(X, y).solver_ == "highs"
     assert AIDSVC(solver="libsvm", random_state=0).fit(X, y).solver_ == "libsvm"

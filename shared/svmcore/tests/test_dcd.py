@@ -3,31 +3,14 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _svm_problems import dual_qp_optimum, weighted_svm_data
 
-from svmcore.solvers import fit_weighted_svm, hinge_objective, solve_qp
+from svmcore.solvers import fit_weighted_svm, hinge_objective
 from svmcore.solvers._dcd import dcd_weighted_svm
+from svmcore.solvers._newton import newton_weighted_svm
 
-
-def _data(n, d, seed):
-    rng = np.random.default_rng(seed)
-    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
-    X = rng.normal(size=(n, d)) + 0.7 * y[:, None] + 3.0  # off-centre: the bias matters
-    w = rng.integers(1, 50, n).astype(float)
-    return X, y, w
-
-
-def _qp_optimum(X, y, upper):
-    """Reference: the dual QP by HiGHS (equality sum alpha_i y_i = 0, box [0, upper])."""
-    Q = (X @ X.T) * np.outer(y, y)
-    K = y.size
-    res = solve_qp(
-        Q + 1e-12 * np.eye(K),
-        -np.ones(K),
-        A_eq=y[None, :],
-        b_eq=[0.0],
-        bounds=np.column_stack([np.zeros(K), upper]),
-    )
-    return -res.fun
+_data = weighted_svm_data
+_qp_optimum = dual_qp_optimum
 
 
 @pytest.mark.parametrize("sparse", [False, True])
@@ -91,8 +74,12 @@ def test_epoch_budget_reports_not_converged():
         ({"y": np.ones(10)}, "both -1 and \\+1"),
     ],
 )
-def test_bad_input(kwargs, match):
+@pytest.mark.parametrize("solve", [dcd_weighted_svm, newton_weighted_svm])
+def test_bad_input(kwargs, match, solve):
+    if solve is newton_weighted_svm and ("sigma" in kwargs or "alpha0" in kwargs):
+        pytest.skip("dual coordinate descent's own arguments")
     X, y, _ = _data(10, 2, 0)
+    kwargs = dict(kwargs)  # shared by both parametrizations
     y = kwargs.pop("y", y)
     with pytest.raises(ValueError, match=match):
-        dcd_weighted_svm(X, y, **kwargs)
+        solve(X, y, **kwargs)

@@ -148,7 +148,9 @@ def _parser():
         "--gamma", default="scale", type=lambda v: v if v in ("scale", "auto") else float(v)
     )
     f.add_argument(
-        "--solver", choices=["auto", "libsvm", "liblinear", "highs", "dcd"], default="auto"
+        "--solver",
+        choices=["auto", "libsvm", "liblinear", "highs", "dcd", "newton"],
+        default="auto",
     )
     f.add_argument("--tol", type=float, default=1e-3, help="aggregated SVM solver tolerance")
     f.set_defaults(run=_fit)

@@ -16,6 +16,7 @@ from svmcore.clustering import Clusters, kmeans_one_iteration
 from svmcore.kernels import kernel_matvec, resolve_gamma
 from svmcore.solvers import SolverError, fit_weighted_svm, optimal_intercept, solve_qp
 from svmcore.solvers._dcd import dcd_weighted_svm
+from svmcore.solvers._newton import newton_weighted_svm
 from svmcore.validation import (
     Interval,
     StrOptions,
@@ -53,6 +54,11 @@ _OUTER_FRACTION = 1e-2
 # dual CD crawls on the small, heavily weighted early aggregated problems.
 _DCD_ROUGH_GAP = 1e-3
 _DCD_ROUGH_EPOCHS = 10_000
+#: solver="auto" with the linear kernel: "newton" (the primal has m + 1 unknowns) on dense
+#: data with at most this many features, "dcd" otherwise.
+NEWTON_MAX_FEATURES = 64
+# Newton warm starts begin at this multiple of the previous solve's last smoothing width.
+_NEWTON_MU_RESTART = 10.0
 
 
 def aggregated_dual_bound(alpha, y, quad):
@@ -103,8 +109,9 @@ class _SVCProblem(AIDProblem):
 
     max_attempts = 3
 
-    def __init__(self, est, X, kernel_params, gamma, seed):
+    def __init__(self, est, X, kernel_params, gamma, seed, solver):
         self.est = est
+        self.solver = solver  # "auto" resolved (AIDSVC._resolve_solver)
         self.X = X  # only the kernel path needs the rows themselves (Appendix B)
         self.kernel_params = kernel_params
         self.gamma = gamma
@@ -127,7 +134,7 @@ class _SVCProblem(AIDProblem):
                 sample.y,
                 w0 * (n / len(idx)),
                 C=est.C,
-                solver="liblinear" if self._backend(0) == "liblinear" else "libsvm",
+                solver="liblinear" if self.solver == "liblinear" else "libsvm",
                 tol=est.tol,
                 random_state=self.seed,
                 **({} if self.linear else {**self.kernel_params, "gamma": self.gamma}),
@@ -156,10 +163,14 @@ class _SVCProblem(AIDProblem):
         return Clusters(labels)
 
     def _sample_fit(self, X, y, w, *, solver, **kw):
-        if self._backend(0) != "dcd":
-            return fit_weighted_svm(X, y, w, solver=solver, **kw)
         # A rough hyperplane is all the initial clustering needs (sec. 5.2).
-        res = dcd_weighted_svm(X, y, w, C=kw["C"], gap_tol=1e-3, max_epochs=1000)
+        if self.solver == "newton":
+            X = X.toarray() if sp.issparse(X) else X
+            res = newton_weighted_svm(X, y, w, C=kw["C"], gap_tol=1e-3, max_steps=100)
+        elif self.solver == "dcd":
+            res = dcd_weighted_svm(X, y, w, C=kw["C"], gap_tol=1e-3, max_epochs=1000)
+        else:
+            return fit_weighted_svm(X, y, w, solver=solver, **kw)
         return _Fit(res.coef, res.intercept)
 
     def _kernel_scores(self, rows, coef):
@@ -167,9 +178,9 @@ class _SVCProblem(AIDProblem):
 
     def _backend(self, attempt):
         # The paper saw liblinear go wrong on huge cluster weights: the last retry uses libsvm.
-        if self.est._solver_name() in ("liblinear", "dcd") and attempt >= 2:
+        if self.solver in ("liblinear", "dcd", "newton") and attempt >= 2:
             return "libsvm"
-        return self.est._solver_name()
+        return self.solver
 
     # -- aggregation -------------------------------------------------------------------
     _last_labels = None
@@ -180,7 +191,7 @@ class _SVCProblem(AIDProblem):
         X_sum, y_sum, W = cluster_sums(data, clusters.labels, K)
         y_k = np.sign(y_sum)  # clusters are label-pure, so the sign is the label
         agg = {"y": y_k, "W": W}
-        if self.est._solver_name() == "dcd":
+        if self.solver == "dcd":
             # Parent of every cluster in the previous partition (declustering only
             # splits), for the warm start of the next aggregated solve.
             if self._last_labels is not None and self._last_labels.size == clusters.n_samples:
@@ -190,7 +201,7 @@ class _SVCProblem(AIDProblem):
             self._last_labels = clusters.labels
         if self.linear:
             agg["X"] = _weighted_means(X_sum, W)
-            if self.est._solver_name() == "highs":
+            if self.solver == "highs":
                 Xm = agg["X"]
                 G = Xm @ Xm.T
                 agg["Q"] = G.toarray() if sp.issparse(G) else G
@@ -240,8 +251,9 @@ class _SVCProblem(AIDProblem):
         est = self.est
         tol0 = max(est.tol * 0.01**attempt, _MIN_SOLVER_TOL)
         notes = []
-        if self._backend(attempt) == "dcd":
-            params, F, D, what = self._solve_dcd(agg, attempt, previous)
+        if self._backend(attempt) in ("dcd", "newton"):
+            solve = self._solve_dcd if self.solver == "dcd" else self._solve_newton
+            params, F, D, what = solve(agg, attempt, previous)
             gap = (F - D) / max(abs(F), 1e-300)
             return AggregatedSolution(
                 params, F, lower_bound=min(D, F), note=f"{what} gap={gap:.1e}"
@@ -343,6 +355,27 @@ class _SVCProblem(AIDProblem):
         # The exactly feasible duals carry the certified bound into the next warm start.
         params = {"w": res.coef, "b": res.intercept, "alpha": res.feasible_dual_coef}
         what = f"dcd target={target:.0e} epochs={res.n_epochs} rounds={res.n_rounds}"
+        return params, float(res.objective), float(res.dual_objective), what
+
+    def _solve_newton(self, agg, attempt, previous):
+        """Aggregated problem (9) in the primal by smoothed Newton (svmcore.solvers._newton).
+
+        ``m + 1`` unknowns whatever |K^t|, and the weights' scale does not slow it down;
+        warm-started from the previous aggregated ``(w, b)`` (the same hyperplane is a
+        good point for the split clusters) at 10x its last smoothing width.
+        """
+        w0, b0, mu0 = None, 0.0, 2.0
+        if previous is not None and "mu" in previous.params:
+            w0, b0 = previous.params["w"], float(previous.params["b"])
+            mu0 = min(2.0, _NEWTON_MU_RESTART * previous.params["mu"])
+        target = self._inner_target(previous, attempt)
+        Xm = agg["X"].toarray() if sp.issparse(agg["X"]) else agg["X"]  # |K^t| x m, m small
+        res = newton_weighted_svm(
+            Xm, agg["y"], agg["W"], C=self.est.C, gap_tol=target, w0=w0, b0=b0, mu0=mu0
+        )
+        params = {"w": res.coef, "b": res.intercept, "alpha": res.feasible_dual_coef}
+        params["mu"] = res.mu
+        what = f"newton target={target:.0e} steps={res.n_epochs} stages={res.n_rounds}"
         return params, float(res.objective), float(res.dual_objective), what
 
     def _solve_svm(self, agg, tol, backend):
@@ -472,16 +505,21 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         Degree of "poly".
     coef0 : float, default=0.0
         Constant of "poly".
-    solver : {"auto", "libsvm", "liblinear", "highs", "dcd"}, default="auto"
-        Aggregated-problem solver. "auto" is "dcd" for the linear kernel (the fastest
-        certified backend, measured in the package README; the paper used libsvm, one
-        parameter away as ``solver="libsvm"``) and "highs" (the aggregated dual QP with
-        HiGHS) for the others; "liblinear" is linear only. ``solver_`` records the choice.
+    solver : {"auto", "libsvm", "liblinear", "highs", "dcd", "newton"}, default="auto"
+        Aggregated-problem solver. "auto" is "newton" for the linear kernel with at most
+        ``NEWTON_MAX_FEATURES`` (64) features, "dcd" for more (sparse text), and "highs"
+        (the aggregated dual QP with HiGHS) for the other kernels; the paper used
+        libsvm, one parameter away as ``solver="libsvm"``. "liblinear" is linear only.
+        ``solver_`` records the choice (timings in the package README).
+        "newton" (linear only, beyond the paper) solves the aggregated primal, ``m + 1``
+        unknowns whatever |K^t|, by Newton's method on a Huber-smoothed hinge whose width
+        shrinks until the certificate holds, then an exact KKT polish of the duals
+        (svmcore.solvers._newton); warm-started from the previous ``(w, b)``.
         "dcd" (linear only, beyond the paper) is liblinear's dual coordinate descent
         re-implemented in svmcore with an exact unregularized bias and a warm start
         from the previous iteration's duals (a split cluster's dual is divided among
         its children by weight).
-        Every iterative backend (libsvm, liblinear, dcd) solves each aggregated problem
+        Every iterative backend (libsvm, liblinear, dcd, newton) solves each aggregated problem
         only to a relative duality gap of ``min(1e-2, 0.01 * current AID gap)`` (at
         least ``0.1 * gap_tol``), so early F^t are upper values of rough solves while
         the certified bound (the aggregated dual objective) stays valid and
@@ -591,7 +629,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0.0, None, closed="neither")],
         "degree": [Interval(Integral, 0, None, closed="left")],
         "coef0": [Interval(Real, None, None, closed="neither")],
-        "solver": [StrOptions({"auto", "libsvm", "liblinear", "highs", "dcd"})],
+        "solver": [StrOptions({"auto", "libsvm", "liblinear", "highs", "dcd", "newton"})],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "initial_aggregation_rate": [
             StrOptions({"auto"}),
@@ -647,10 +685,15 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         self.callback = callback
         self.random_state = random_state
 
-    def _solver_name(self):
-        if self.solver == "auto":
-            return "dcd" if self.kernel == "linear" else "highs"
-        return self.solver
+    def _solver_name(self, X=None):
+        """The aggregated solver: ``solver``, or what "auto" picks for ``X``."""
+        if self.solver != "auto":
+            return self.solver
+        if self.kernel != "linear":
+            return "highs"
+        if X is not None and X.shape[1] <= NEWTON_MAX_FEATURES:
+            return "newton"
+        return "dcd"
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -669,7 +712,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         self : AIDSVC
         """
         linear = self.kernel == "linear"
-        if self._solver_name() in ("libsvm", "liblinear", "dcd") and not linear:
+        if self._solver_name() in ("libsvm", "liblinear", "dcd", "newton") and not linear:
             raise ValueError(
                 f"solver={self.solver!r} supports only kernel='linear' here (the aggregated "
                 "kernel is a precomputed Gram matrix); use solver='highs' or 'auto'."
@@ -713,7 +756,8 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         data = as_data_source(
             X, y_signed, None if unit else sw, block_size=self.block_size if linear else None
         )
-        problem = _SVCProblem(self, X, kernel_params, gamma, seed)
+        solver = self._solver_name(X)
+        problem = _SVCProblem(self, X, kernel_params, gamma, seed, solver)
         result = _run_aid(
             problem,
             data,
@@ -746,7 +790,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
             norm2 = params["norm2"]
         self.dual_objective_ = float(alpha.sum() - 0.5 * norm2)
         store_run(self, result, n)
-        self.solver_ = self._solver_name()
+        self.solver_ = solver
         return self
 
     def __sklearn_tags__(self):
@@ -758,7 +802,9 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
     @property
     def _xfail_checks(self):
         """Scikit-learn checks expected to fail, with the reason (used by the tests)."""
-        if self.kernel == "linear" and self._solver_name() == "dcd":
+        # solver="newton" (what "auto" picks for the checks' few features) ends each
+        # aggregated solve with an exact KKT polish: the weighted and repeated fits agree.
+        if self.kernel == "linear" and self.solver == "dcd":
             reason = (
                 "solver='dcd' stops each aggregated problem at its certified gap (1e-5 at "
                 "gap_tol=1e-4), which bounds ||w - w*||^2 by 2 gap F, not w to rtol=1e-7; "

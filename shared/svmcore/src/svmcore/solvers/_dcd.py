@@ -211,6 +211,17 @@ class DCDResult:
         return (self.objective - self.dual_objective) / max(abs(self.objective), 1e-300)
 
 
+def _check_weights(sample_weight, y):
+    """Validated weights (unit if None), with both labels among the positive ones."""
+    n = y.shape[0]
+    sw = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    if sw.shape != (n,) or not np.isfinite(sw).all() or (sw < 0).any():
+        raise ValueError(f"sample_weight must be {n} finite non-negative numbers.")
+    if np.unique(y[sw > 0]).size < 2:
+        raise ValueError("y must contain both -1 and +1 among the samples with positive weight.")
+    return sw
+
+
 def _feasible_dual(alpha, y, X):
     """Scale the heavier class so ``sum a_i y_i = 0``; return ``(a, dual objective)``."""
     a = alpha.copy()
@@ -297,12 +308,8 @@ def dcd_weighted_svm(
     gap_tol = check_real(gap_tol, "gap_tol", low=0.0)
     eps = check_real(eps, "eps", low=0.0, low_closed=False)
     b0 = check_real(b0, "b0")
-    sw = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    if sw.shape != (n,) or not np.isfinite(sw).all() or (sw < 0).any():
-        raise ValueError(f"sample_weight must be {n} finite non-negative numbers.")
+    sw = _check_weights(sample_weight, y)
     keep = sw > 0
-    if np.unique(y[keep]).size < 2:
-        raise ValueError("y must contain both -1 and +1 among the samples with positive weight.")
     upper = C * sw
     sparse = sp.issparse(X)
     if sparse:

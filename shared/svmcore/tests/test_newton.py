@@ -1,0 +1,73 @@
+"""Primal smoothed Newton with an exact bias against libsvm, HiGHS's dual QP and DCD."""
+
+import numpy as np
+import pytest
+from _svm_problems import dual_qp_optimum, weighted_svm_data
+
+from svmcore.solvers import fit_weighted_svm, hinge_objective
+from svmcore.solvers._dcd import dcd_weighted_svm
+from svmcore.solvers._newton import newton_weighted_svm
+
+_data = weighted_svm_data
+_qp_optimum = dual_qp_optimum
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_optimum_equals_libsvm_and_highs(seed):
+    X, y, w = _data(120, 4, seed)
+    C = 0.3
+    ref = fit_weighted_svm(X, y, w, C=C, tol=1e-8)
+    qp = _qp_optimum(X, y, C * w)
+    res = newton_weighted_svm(X, y, w, C=C, gap_tol=1e-9)
+    assert res.converged and res.gap <= 1e-9
+    # The certificate brackets the independent optima.
+    assert res.dual_objective <= ref.objective * (1 + 1e-9)
+    assert res.dual_objective <= qp * (1 + 1e-7)
+    assert res.objective == pytest.approx(qp, rel=1e-6)
+    assert res.objective == pytest.approx(ref.objective, rel=1e-4)
+    # objective is the exact primal at the returned (coef, intercept).
+    assert res.objective == pytest.approx(
+        hinge_objective(res.coef, res.intercept, X, y, w, C), rel=1e-12
+    )
+    a = res.feasible_dual_coef
+    assert np.all((a >= 0) & (a <= C * w)) and abs(a @ y) <= 1e-9 * a.sum()
+    # The bound is the dual objective of those duals (weak duality, recomputed here).
+    u = X.T @ (a * y)
+    assert res.dual_objective == pytest.approx(a.sum() - 0.5 * u @ u, rel=1e-12)
+
+
+def test_heavy_weights_match_dcd():
+    # AID's aggregated problems: few rows, weights in the thousands (dual CD's hard case).
+    X, y, w = _data(60, 3, 4)
+    C = 1.0
+    res = newton_weighted_svm(X, y, w * 200, C=C, gap_tol=1e-8)
+    ref = dcd_weighted_svm(X, y, w * 200, C=C, gap_tol=1e-8)
+    assert res.converged
+    assert res.objective == pytest.approx(ref.objective, rel=2e-8)
+    assert res.dual_objective <= ref.objective * (1 + 1e-12)
+
+
+def test_warm_start_matches_cold_start():
+    X, y, w = _data(200, 3, 5)
+    cold = newton_weighted_svm(X, y, w, C=0.1, gap_tol=1e-9)
+    warm = newton_weighted_svm(
+        X, y, w, C=0.1, gap_tol=1e-9, w0=cold.coef, b0=cold.intercept, mu0=cold.mu
+    )
+    assert warm.converged and warm.objective == pytest.approx(cold.objective, rel=1e-9)
+    assert warm.n_epochs <= cold.n_epochs
+
+
+def test_rough_target_and_step_budget():
+    X, y, w = _data(300, 4, 6)
+    rough = newton_weighted_svm(X, y, w, C=1.0, gap_tol=1e-2)
+    assert rough.converged and rough.gap <= 1e-2
+    capped = newton_weighted_svm(X, y, w, C=1.0, gap_tol=0.0, max_steps=2)
+    assert not capped.converged and capped.n_epochs <= 2
+    assert capped.dual_objective <= rough.objective * (1 + 1e-12)
+
+
+def test_bad_mu0():
+    # The arguments it shares with dcd_weighted_svm are checked in test_dcd.test_bad_input.
+    X, y, _ = _data(10, 2, 0)
+    with pytest.raises(ValueError, match="mu0"):
+        newton_weighted_svm(X, y, mu0=0.0)
