@@ -18,6 +18,7 @@ import lpsvr._estimators
 from lpsvr import LPSVC, LPSVR
 from lpsvr._budget import TimeBudget
 from lpsvr._decomposition import fit_lp_svr, fit_row_column
+from lpsvr._lp import RowColumnLP, solve_svr_lp
 from svmcore.datasets import load_bundled, make_noisy_sinc
 from svmcore.solvers import InfeasibleError, solve_lp
 
@@ -197,6 +198,46 @@ def test_row_column_with_coarse_start_reaches_full_lp(kernel, seed):
     assert res.objective == pytest.approx(ref.objective, rel=1e-6)
     check_full_kkt(full_kernel(X), d, cost, eps, res.alpha, res.b, res.mu, res.nu)
     assert max(res.kkt["dual"], res.kkt["complementarity"]) < 1e-6
+
+
+@pytest.mark.parametrize("columns_first", [True, False])
+def test_row_column_lp_dual_form_matches_the_primal_sub_lp(columns_first):
+    """RowColumnLP holds the dual; its alpha, b, multipliers and optimum are the primal's."""
+    X, d = friedman_like(120, 3)
+    params, full_kernel = KERNELS["rbf"]
+    cost = np.linspace(1.0, 3.0, d.size)  # per-sample costs: the bounds of pi differ
+    eps = 0.05
+    rng = np.random.default_rng(0)
+    P = rng.choice(120, size=30, replace=False)
+    S = rng.choice(120, size=70, replace=False)
+    lp = RowColumnLP(X, d, cost, eps, params, n_jobs=1, lp_tol=None)
+    both = (np.r_[S[:40], S[:40]], np.r_[-np.ones(40), np.ones(40)])
+    late = (np.r_[S[40:], S[40:]], np.r_[-np.ones(30), np.ones(30)])
+    # built in pieces (warm re-solves in between), in either order
+    steps = [lambda: lp.add_columns(P[:10]), lambda: lp.add_rows(*both)]
+    for step in steps if columns_first else steps[::-1]:
+        step()
+    lp.solve()
+    lp.add_columns(P[10:])
+    lp.solve()
+    lp.add_rows(*late)
+    alpha, b, pi, fun, _ = lp.solve()
+    assert lp.cols.tolist() == P.tolist()
+    K = full_kernel(X)
+    order = np.r_[S[:40], S[40:]]
+    ref = solve_svr_lp(K[np.ix_(order, P)], d[order], cost[order], eps, method="simplex")
+    assert fun == pytest.approx(ref.fun, rel=1e-9)
+    # primal feasible with the optimum's objective (alpha, b are HiGHS's row duals)
+    f = K[np.ix_(order, P)] @ alpha + b
+    xi = np.maximum(np.abs(d[order] - f) - eps, 0.0)
+    assert np.abs(alpha).sum() + cost[order] @ xi == pytest.approx(ref.fun, rel=1e-7)
+    # multipliers: within [0, cost], sum beta = 0, |K beta| <= 1 on P, objective = dual's
+    assert np.all(pi >= 0.0) and np.all(pi <= cost[lp.row_sample] + 1e-12)
+    beta = pi * lp.row_sign
+    assert abs(beta.sum()) < 1e-7
+    assert np.abs(K[np.ix_(P, lp.row_sample)] @ beta).max() <= 1.0 + 1e-7
+    dual_obj = -(eps + lp.row_sign * d[lp.row_sample]) @ pi
+    assert dual_obj == pytest.approx(ref.fun, rel=1e-7)
 
 
 def test_larger_problem_estimator_objectives_agree():

@@ -237,6 +237,58 @@ def test_add_variables_places_columns_in_model_row_order():
     np.testing.assert_array_equal(A, [[1, 3, 4], [1, 7, 8], [2, 5, 6]])
 
 
+def test_ranged_rows_match_two_inequalities():
+    c, A_ub, b_ub, A_eq, b_eq, bounds = random_feasible_lp(7, n=25, m_ub=10, m_eq=1)
+    rng = np.random.default_rng(3)
+    R = rng.standard_normal((6, 25))
+    x0 = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds).x
+    # a narrow band around the old optimum x0 (feasible), then new costs: the new optimum
+    # runs into the band's sides
+    lo, hi = R @ x0 - 0.01, R @ x0 + 0.02
+    lp = LinearProgram(
+        c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds, method="simplex"
+    )
+    lp.solve()
+    c = c + rng.standard_normal(c.shape)
+    lp.set_costs(c)
+    lp.add_rows(R, hi, lower=lo)
+    got = lp.solve()
+    ref = linprog(
+        c,
+        A_ub=np.vstack([A_ub, R, -R]),
+        b_ub=np.r_[b_ub, hi, -lo],
+        A_eq=A_eq,
+        b_eq=b_eq,
+        bounds=bounds,
+    )
+    assert got.fun == pytest.approx(ref.fun, rel=1e-9)
+    assert lp.n_ub == 16
+    # one dual per ranged row: <= 0 at the upper side, >= 0 at the lower, the difference of
+    # the two one-sided rows' duals
+    y_ranged = got.row_duals_ub[10:]
+    y_ref = ref.ineqlin.marginals[10:16] - ref.ineqlin.marginals[16:]
+    np.testing.assert_allclose(y_ranged, y_ref, atol=1e-7)
+    assert (y_ranged < -1e-9).any() and (y_ranged > 1e-9).any()  # both sides bind
+    # set_b_ub keeps the lower side of a ranged row
+    lp.set_b_ub(hi + 1.0, idx=np.arange(10, 16))
+    got2 = lp.solve()
+    ref2 = linprog(
+        c,
+        A_ub=np.vstack([A_ub, R, -R]),
+        b_ub=np.r_[b_ub, hi + 1.0, -lo],
+        A_eq=A_eq,
+        b_eq=b_eq,
+        bounds=bounds,
+    )
+    assert got2.fun == pytest.approx(ref2.fun, rel=1e-9)
+    with pytest.raises(ValueError, match="lower side"):
+        lp.set_b_ub(lo - 1.0, idx=np.arange(10, 16))
+    with pytest.raises(ValueError, match="lower must not exceed"):
+        lp.add_rows(R, lo, lower=hi + 1.0)
+    with pytest.raises(ValueError, match="inequality rows"):
+        lp.add_rows(R, hi, lower=lo, equality=True)
+
+
 def test_infeasible_lp_raises():
     # x1 + x2 <= 1 and x1 + x2 >= 3
     A_ub = [[1.0, 1.0], [-1.0, -1.0]]

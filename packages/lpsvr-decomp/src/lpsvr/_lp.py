@@ -239,74 +239,78 @@ class WorkingSetLP:
 class RowColumnLP:
     """The corrected LP restricted to a column set P and a row set R, kept alive in HiGHS.
 
-    Columns: a free ``b`` (the paper's ``b+ - b-``), ``alpha+_i, alpha-_i`` for
-    ``i in P`` and one ``xi_r`` per row. Rows: single constraints ``r = (j, s)``,
+    Rows of the primal: single constraints ``r = (j, s)``,
     ``s (f(x_j) - d_j) - xi_r <= epsilon`` (``s = -1``: row 1 of sample j,
-    ``s = +1``: row 2). Giving each of the two rows of a sample its own
-    ``xi`` (cost ``2 C s_j`` each) leaves the optimum unchanged: with
-    ``epsilon >= 0`` at most one of the two is positive. Rows and columns are
-    only added, so HiGHS's simplex restarts from the previous basis.
+    ``s = +1``: row 2), each with its own ``xi_r`` (cost ``2 C s_j``: with
+    ``epsilon >= 0`` at most one of the two is positive, so the optimum is
+    unchanged); columns: ``alpha_i`` for ``i in P`` and a free ``b``.
+
+    HiGHS holds the LP's dual, whose basis has ``|P| + 1`` rows instead of
+    ``|R|`` (a few hundred against thousands when d > 1):
+
+        min  sum_r (epsilon + s_r d_r) pi_r
+        s.t. -1 <= sum_r s_r k(x_r, x_i) pi_r <= 1   (one ranged row per i in P)
+             sum_r s_r pi_r = 0                       (the column b)
+             0 <= pi_r <= 2 C s_r                     (the column xi_r)
+
+    ``pi_r`` is the multiplier of primal row r (mu or nu); the primal's
+    ``alpha_i`` and ``b`` are the row duals, and the primal optimum is minus
+    the dual one. A sample outside the tube has ``pi_r`` nonbasic at its
+    upper bound, so it costs the simplex basis nothing. Primal rows join as
+    dual columns (the basis stays primal feasible), primal columns as dual
+    rows (it stays dual feasible); either way HiGHS restarts from the
+    previous basis.
     """
 
     def __init__(self, X, d, cost, epsilon, kernel_params, *, n_jobs, lp_tol):
         self.X, self.d, self.cost, self.epsilon = X, d, cost, epsilon
         self.kernel_params, self.n_jobs = kernel_params, n_jobs
-        self.cols = np.zeros(0, dtype=np.intp)  # column samples, in column order
-        self.col_pos = np.zeros(0, dtype=np.intp)  # HiGHS index of alpha+ (alpha- next)
-        self.row_sample = np.zeros(0, dtype=np.intp)
+        self.lp_tol = lp_tol
+        self.cols = np.zeros(0, dtype=np.intp)  # column samples P, in dual row order
+        self.row_sample = np.zeros(0, dtype=np.intp)  # row samples R, in dual column order
         self.row_sign = np.zeros(0)
-        self.n_var = 1
-        self.lp = LinearProgram(np.zeros(1), bounds=(None, None), method="simplex", tol=lp_tol)
+        self.lp = None  # built by the first add_rows (HiGHS needs a variable)
+
+    def _kernel(self, rows, cols):
+        return gram(self.X, rows=rows, cols=cols, **self.kernel_params, n_jobs=self.n_jobs)
 
     def add_columns(self, samples):
-        """Add ``alpha+-`` of ``samples`` (global indices), with entries in every row."""
+        """Add ``alpha_i`` of ``samples`` (global indices): one dual row each."""
         samples = np.asarray(samples, dtype=np.intp)
-        k = samples.size
-        if k == 0:
+        if samples.size == 0:
             return
-        block = None
-        if self.row_sample.size:
-            K = gram(
-                self.X, rows=self.row_sample, cols=samples, **self.kernel_params, n_jobs=self.n_jobs
-            )
-            K *= self.row_sign[:, None]
-            block = np.empty((K.shape[0], 2 * k))
-            block[:, 0::2] = K
-            block[:, 1::2] = -K
-        self.lp.add_variables(np.ones(2 * k), bounds=(0, None), A_ub=block)
-        self.col_pos = np.r_[self.col_pos, self.n_var + 2 * np.arange(k)]
+        if self.lp is not None:
+            block = self._kernel(samples, self.row_sample) * self.row_sign[None, :]
+            ones = np.ones(samples.size)
+            self.lp.add_rows(block, ones, lower=-ones)
         self.cols = np.r_[self.cols, samples]
-        self.n_var += 2 * k
 
     def add_rows(self, samples, signs):
-        """Add the rows ``(samples[t], signs[t])``, each with its own ``xi`` column."""
+        """Add the primal rows ``(samples[t], signs[t])``: one dual column ``pi_r`` each."""
         samples = np.asarray(samples, dtype=np.intp)
         signs = np.asarray(signs, dtype=np.float64)
-        k = samples.size
-        if k == 0:
+        if samples.size == 0:
             return
-        self.lp.add_variables(self.cost[samples], bounds=(0, None))
-        xi_pos = self.n_var + np.arange(k)
-        self.n_var += k
-        m = self.cols.size
-        K = np.zeros((k, m))
-        if m:
-            K = gram(self.X, rows=samples, cols=self.cols, **self.kernel_params, n_jobs=self.n_jobs)
-        K = K * signs[:, None]
-        # sparse rows: b, alpha+- of every column sample, the row's own xi
-        width = 2 * m + 2
-        vals = np.empty((k, width))
-        idx = np.empty((k, width), dtype=np.int64)
-        vals[:, 0], idx[:, 0] = signs, 0
-        vals[:, 1 : m + 1], idx[:, 1 : m + 1] = K, self.col_pos
-        vals[:, m + 1 : 2 * m + 1], idx[:, m + 1 : 2 * m + 1] = -K, self.col_pos + 1
-        vals[:, -1], idx[:, -1] = -1.0, xi_pos
-        rows = sp.csr_array(
-            (vals.ravel(), idx.ravel(), np.arange(k + 1) * width), shape=(k, self.n_var)
-        )
-        self.lp.add_rows(rows, self.epsilon + signs * self.d[samples])
+        costs = self.epsilon + signs * self.d[samples]
+        bounds = (np.zeros(samples.size), self.cost[samples])
         self.row_sample = np.r_[self.row_sample, samples]
         self.row_sign = np.r_[self.row_sign, signs]
+        if self.lp is None:
+            self.lp = LinearProgram(
+                costs,
+                A_eq=signs[None, :],
+                b_eq=[0.0],
+                bounds=bounds,
+                method="simplex",
+                tol=self.lp_tol,
+            )
+            cols, self.cols = self.cols, np.zeros(0, dtype=np.intp)
+            self.add_columns(cols)
+            return
+        block = None
+        if self.cols.size:
+            block = self._kernel(self.cols, samples) * signs[None, :]
+        self.lp.add_variables(costs, bounds=bounds, A_ub=block, A_eq=signs[None, :])
 
     def solve(self, time_limit=None):
         """Solve warm within ``time_limit`` seconds (None: no limit).
@@ -315,7 +319,5 @@ class RowColumnLP:
         optimum and the number of HiGHS iterations.
         """
         res = self.lp.solve(time_limit=time_limit)
-        x = res.x
-        alpha = x[self.col_pos] - x[self.col_pos + 1]
-        pi = np.maximum(-res.row_duals_ub, 0.0)
-        return alpha, float(x[0]), pi, float(res.fun), res.n_iter
+        pi = np.clip(res.x, 0.0, self.cost[self.row_sample])
+        return res.row_duals_ub.copy(), float(res.row_duals_eq[0]), pi, -float(res.fun), res.n_iter

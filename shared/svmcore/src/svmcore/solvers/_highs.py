@@ -441,6 +441,8 @@ class LinearProgram:
 
         A = sp.vstack([A_ub, A_eq], format="csc")
         self._row_is_eq = np.r_[np.zeros(A_ub.shape[0], bool), np.ones(A_eq.shape[0], bool)]
+        # lower sides of the inequality rows (-inf unless ranged), in model row order
+        self._row_lower = np.full(self._row_is_eq.shape[0], -np.inf)
         start, index, value = _csc_parts(A)
         # The array overload of passModel takes numpy buffers directly; building a
         # HighsLp attribute by attribute converts element by element (much slower).
@@ -531,8 +533,9 @@ class LinearProgram:
         """Change the right-hand sides of inequality rows ``idx`` (all when None)."""
         b_ub = _check_vector(b_ub, "b_ub", None if idx is not None else self.n_ub)
         rows = self._row_positions(False, idx, b_ub.shape[0], "idx")
-        highspy = _import_highspy()
-        lower = np.full(rows.shape[0], -highspy.kHighsInf)
+        lower = self._row_lower[rows]
+        if (lower > b_ub).any():
+            raise ValueError("b_ub must not be below the lower side of a ranged row.")
         self._check_call(
             self._highs.changeRowsBounds(len(rows), rows, lower, b_ub), "changeRowsBounds"
         )
@@ -545,24 +548,43 @@ class LinearProgram:
             self._highs.changeRowsBounds(len(rows), rows, b_eq, b_eq), "changeRowsBounds"
         )
 
-    def add_rows(self, A, b, *, equality=False):
-        """Append rows ``A x <= b`` (or ``A x = b`` when ``equality``)."""
+    def add_rows(self, A, b, *, equality=False, lower=None):
+        """Append rows ``A x <= b`` (or ``A x = b`` when ``equality``).
+
+        ``lower`` (array of shape (k,), inequality rows only) makes them ranged
+        rows ``lower <= A x <= b``; they count as inequality rows, and their
+        :attr:`LPResult.row_duals_ub` entry is ``<= 0`` at the upper side, ``>= 0``
+        at the lower side. Ranged rows keep their lower side through
+        :meth:`set_b_ub`.
+        """
         highspy = _import_highspy()
         A = _check_matrix(A, "A", self.n_variables)
         b = _check_vector(b, "b", A.shape[0])
         start, index, value = _csc_parts(sp.csr_array(A).T)  # CSR rows = CSC of the transpose
-        lower = b if equality else np.full(b.shape[0], -highspy.kHighsInf)
+        if lower is not None:
+            if equality:
+                raise ValueError("lower is for inequality rows; equality rows have b only.")
+            lower = _check_vector(lower, "lower", b.shape[0], allow_inf=True)
+            if (lower > b).any():
+                raise ValueError("lower must not exceed b.")
+            lower = _to_highs_inf(lower)
+        else:
+            lower = b if equality else np.full(b.shape[0], -highspy.kHighsInf)
         self._check_call(
             self._highs.addRows(len(b), lower, b, len(value), start[:-1], index, value),
             "addRows",
         )
         self._row_is_eq = np.r_[self._row_is_eq, np.full(b.shape[0], bool(equality))]
+        self._row_lower = np.r_[
+            self._row_lower, np.full(b.shape[0], -np.inf) if equality else lower
+        ]
 
     def delete_rows(self, idx, *, equality=False):
         """Delete inequality rows ``idx`` (equality rows when ``equality``)."""
         rows = self._row_positions(bool(equality), idx, None, "idx")
         self._check_call(self._highs.deleteRows(len(rows), rows), "deleteRows")
         self._row_is_eq = np.delete(self._row_is_eq, rows)
+        self._row_lower = np.delete(self._row_lower, rows)
 
     def add_variables(self, c, *, bounds=None, A_ub=None, A_eq=None):
         """Append variables with costs ``c``, ``bounds`` and their columns in the rows.
