@@ -107,6 +107,29 @@ def test_iterative_bounds_are_monotone_and_certified(solver, sparse):
     assert paper.objective_ == pytest.approx(est.objective_, rel=2e-6)
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+def test_dcd_full_is_certified_and_optimal(sparse):
+    # solver="dcd-full" ("auto" beyond NEWTON_MAX_FEATURES features): no aggregation, one
+    # certified dual CD solve on every row, reported like a one-iteration AID run.
+    X, y = make_blob_mixture(1500, 4, random_state=2)
+    C = 0.1
+    svc, ref = _svc_reference(X, y, C, kernel="linear")
+    Xin = sp.csr_matrix(X) if sparse else X
+    est = AIDSVC(C=C, solver="dcd-full", gap_tol=1e-7, random_state=0).fit(Xin, y)
+    assert est.solver_ == "dcd-full" and est.n_iter_ == 1 and est.stop_reason_ == "gap"
+    assert est.n_clusters_ == X.shape[0] and len(est.history_) == 1
+    assert "dcd-full" in est.history_[0]["note"]
+    obj = hinge_objective(est.coef_[0], est.intercept_[0], X, _signed(y, est.classes_), None, C)
+    assert est.objective_ == pytest.approx(obj, rel=1e-12)
+    assert obj == pytest.approx(ref, rel=1e-6)
+    assert est.optimality_gap_ <= 1e-7 and est.lower_bound_ <= ref * (1 + 1e-7)
+    # The duals are the full problem's: w = sum_i alpha_i y_i x_i, alpha_i in [0, C].
+    assert est.dual_coef_.shape[1] == est.support_.size
+    assert np.abs(est.dual_coef_).max() <= C * (1 + 1e-12)
+    assert est.dual_objective_ <= obj * (1 + 1e-12)
+    assert est.score(X, y) == pytest.approx(svc.score(X, y), abs=2 / X.shape[0])
+
+
 @pytest.mark.parametrize("solver, last", [("libsvm", 0.1), ("liblinear", 1.0)])
 def test_inner_gap_target_follows_the_outer_gap(solver, last):
     # Far from the optimum one rough solve suffices; the last aggregated problem must
@@ -278,7 +301,8 @@ def test_auto_solver_is_recorded():
     assert AIDSVC(random_state=0).fit(X, y).solver_ == "newton"
     assert AIDSVC(random_state=0).fit(sp.csr_matrix(X), y).solver_ == "newton"
     wide = np.hstack([X, np.zeros((X.shape[0], NEWTON_MAX_FEATURES))])
-    assert AIDSVC(random_state=0).fit(wide, y).solver_ == "dcd"
-    assert AIDSVC(random_state=0).fit(sp.csr_matrix(wide), y).solver_ == "dcd"
+    # More features: AID's aggregated problems stop paying; DCD on every row instead.
+    assert AIDSVC(random_state=0).fit(wide, y).solver_ == "dcd-full"
+    assert AIDSVC(random_state=0).fit(sp.csr_matrix(wide), y).solver_ == "dcd-full"
     assert AIDSVC(kernel="rbf", random_state=0).fit(X, y).solver_ == "highs"
     assert AIDSVC(solver="libsvm", random_state=0).fit(X, y).solver_ == "libsvm"

@@ -149,7 +149,7 @@ def _parser():
     )
     f.add_argument(
         "--solver",
-        choices=["auto", "libsvm", "liblinear", "highs", "dcd", "newton"],
+        choices=["auto", "libsvm", "liblinear", "highs", "dcd", "newton", "dcd-full"],
         default="auto",
     )
     f.add_argument("--tol", type=float, default=1e-3, help="aggregated SVM solver tolerance")

@@ -6,9 +6,25 @@ import math
 
 import numpy as np
 
+from aid_core import run_aid
 from svmcore.validation import check_real
 
-__all__ = ["initial_cluster_count", "sample_rows", "store_run"]
+__all__ = ["initial_cluster_count", "run_estimator_aid", "sample_rows", "store_run"]
+
+
+def run_estimator_aid(estimator, problem, data, seed):
+    """:func:`aid_core.run_aid` with the estimator's stopping and reporting parameters."""
+    return run_aid(
+        problem,
+        data,
+        gap_tol=estimator.gap_tol,
+        max_iter=estimator.max_iter,
+        time_limit=estimator.time_limit,
+        verbose=estimator.verbose,
+        progress=estimator.progress,
+        callback=estimator.callback,
+        random_state=seed,
+    )
 
 
 def initial_cluster_count(rate, n_samples, minimum):

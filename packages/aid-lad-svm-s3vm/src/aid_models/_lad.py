@@ -9,7 +9,6 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, RegressorMixin
 
 from aid_core import AggregatedSolution, AIDProblem, Evaluation, as_data_source, cluster_sums
-from aid_core import run_aid as _run_aid
 from svmcore.clustering import Clusters, kmeans_one_iteration
 from svmcore.solvers import InfeasibleError, LPBasis, solve_lp
 from svmcore.validation import (
@@ -21,7 +20,7 @@ from svmcore.validation import (
     validate_data,
 )
 
-from ._common import initial_cluster_count, sample_rows, store_run
+from ._common import initial_cluster_count, run_estimator_aid, sample_rows, store_run
 
 __all__ = ["AIDLADRegressor", "lad_lp"]
 
@@ -477,17 +476,7 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
         else:
             seed = self.random_state
         data = as_data_source(X, y, None if (sw == 1).all() else sw, block_size=self.block_size)
-        result = _run_aid(
-            _LADProblem(self, m),
-            data,
-            gap_tol=self.gap_tol,
-            max_iter=self.max_iter,
-            time_limit=self.time_limit,
-            verbose=self.verbose,
-            progress=self.progress,
-            callback=self.callback,
-            random_state=seed,
-        )
+        result = run_estimator_aid(self, _LADProblem(self, m), data, seed)
         beta = result.solution.params
         self.coef_ = beta[:m].copy()
         self.intercept_ = float(beta[m]) if self.fit_intercept else 0.0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import warnings
 from numbers import Integral, Real
 
@@ -10,8 +11,16 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 
-from aid_core import AggregatedSolution, AIDProblem, Evaluation, as_data_source, cluster_sums
-from aid_core import run_aid as _run_aid
+from aid_core import (
+    AggregatedSolution,
+    AIDHistory,
+    AIDProblem,
+    AIDResult,
+    Evaluation,
+    as_data_source,
+    cluster_sums,
+    relative_gap,
+)
 from svmcore.clustering import Clusters, kmeans_one_iteration
 from svmcore.kernels import kernel_matvec, resolve_gamma
 from svmcore.solvers import SolverError, fit_weighted_svm, optimal_intercept, solve_qp
@@ -27,7 +36,7 @@ from svmcore.validation import (
     validate_data,
 )
 
-from ._common import initial_cluster_count, sample_rows, store_run
+from ._common import initial_cluster_count, run_estimator_aid, sample_rows, store_run
 
 __all__ = ["AIDSVC", "aggregated_dual_bound"]
 
@@ -483,6 +492,59 @@ class _SVCProblem(AIDProblem):
         )
 
 
+def _fit_full_dcd(X, y, sw, C, gap_tol, seed):
+    """solver="dcd-full": no aggregation, dual CD on every row to the certified gap.
+
+    The result has the shape of an AID run with one cluster per sample (one iteration,
+    E = F, the bound the dual objective), so the estimator's attributes are the same.
+    """
+    start = time.perf_counter()
+    res = dcd_weighted_svm(X, y, sw, C=C, gap_tol=gap_tol, random_state=seed or 0)
+    note = f"dcd-full epochs={res.n_epochs} rounds={res.n_rounds}"
+    n = y.size
+    params = {"w": res.coef, "b": res.intercept, "alpha": res.feasible_dual_coef}
+    solution = AggregatedSolution(params, float(res.objective), res.dual_objective, note)
+    scores = np.asarray(X @ res.coef).ravel() + res.intercept
+    margin = 1.0 - y * scores
+    evaluation = Evaluation(
+        objective=float(res.objective),
+        key=(margin > 0).astype(np.int8),
+        score=float(np.mean(np.where(scores > 0, 1.0, -1.0) == y)),
+    )
+    lower = min(float(res.dual_objective), float(res.objective))
+    gap = relative_gap(float(res.objective), lower)
+    elapsed = time.perf_counter() - start
+    history = AIDHistory()
+    history.append(
+        {
+            "t": 0,
+            "n_clusters": n,
+            "r": 1.0,
+            "F": float(res.objective),
+            "lower_bound": lower,
+            "E": float(res.objective),
+            "E_best": float(res.objective),
+            "gap": gap,
+            "n_split": 0,
+            "iter_time": elapsed,
+            "cum_time": elapsed,
+            "train_rate": evaluation.score,
+            "note": note,
+        }
+    )
+    return AIDResult(
+        solution=solution,
+        evaluation=evaluation,
+        clusters=Clusters(np.arange(n)),
+        history=history,
+        stop_reason="gap" if res.converged else "max_iter",
+        n_iter=1,
+        lower_bound=lower,
+        gap=gap,
+        init_time=0.0,
+    )
+
+
 class AIDSVC(ClassifierMixin, BaseEstimator):
     """Binary soft-margin SVM solved to a certified optimum by AID.
 
@@ -629,7 +691,9 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0.0, None, closed="neither")],
         "degree": [Interval(Integral, 0, None, closed="left")],
         "coef0": [Interval(Real, None, None, closed="neither")],
-        "solver": [StrOptions({"auto", "libsvm", "liblinear", "highs", "dcd", "newton"})],
+        "solver": [
+            StrOptions({"auto", "libsvm", "liblinear", "highs", "dcd", "newton", "dcd-full"})
+        ],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "initial_aggregation_rate": [
             StrOptions({"auto"}),
@@ -693,7 +757,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
             return "highs"
         if X is not None and X.shape[1] <= NEWTON_MAX_FEATURES:
             return "newton"
-        return "dcd"
+        return "dcd-full"
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -712,7 +776,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         self : AIDSVC
         """
         linear = self.kernel == "linear"
-        if self._solver_name() in ("libsvm", "liblinear", "dcd", "newton") and not linear:
+        if self._solver_name() not in ("auto", "highs") and not linear:
             raise ValueError(
                 f"solver={self.solver!r} supports only kernel='linear' here (the aggregated "
                 "kernel is a precomputed Gram matrix); use solver='highs' or 'auto'."
@@ -757,18 +821,11 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
             X, y_signed, None if unit else sw, block_size=self.block_size if linear else None
         )
         solver = self._solver_name(X)
-        problem = _SVCProblem(self, X, kernel_params, gamma, seed, solver)
-        result = _run_aid(
-            problem,
-            data,
-            gap_tol=self.gap_tol,
-            max_iter=self.max_iter,
-            time_limit=self.time_limit,
-            verbose=self.verbose,
-            progress=self.progress,
-            callback=self.callback,
-            random_state=seed,
-        )
+        if solver == "dcd-full":
+            result = _fit_full_dcd(X, y_signed, sw, self.C, self.gap_tol, seed)
+        else:
+            problem = _SVCProblem(self, X, kernel_params, gamma, seed, solver)
+            result = run_estimator_aid(self, problem, data, seed)
         params = result.solution.params
         labels = result.clusters.labels
         W = np.bincount(labels, weights=sw, minlength=result.clusters.n_clusters)
