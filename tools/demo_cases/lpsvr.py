@@ -17,7 +17,7 @@ def lpsvr_vs_svr(data, size):
     X, y = split.X_train, split.y_train
     base_t, base = measure(lambda: SVR(C=C, epsilon=EPSILON, gamma=GAMMA).fit(X, y), repeat=1)
     rows = []
-    # The paper's Algorithm 1 (the default) and the package's fastest exact mode.
+    # The paper's Algorithm 1 and the package's default ("row_column", exact and fastest).
     for decomposition in ("full", "row_column"):
         ours_t, ours = measure(
             lambda d=decomposition: LPSVR(
