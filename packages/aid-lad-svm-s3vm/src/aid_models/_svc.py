@@ -567,9 +567,12 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         Degree of "poly".
     coef0 : float, default=0.0
         Constant of "poly".
-    solver : {"auto", "libsvm", "liblinear", "highs", "dcd", "newton"}, default="auto"
+    solver : {"auto", "libsvm", "liblinear", "highs", "dcd", "newton", "dcd-full"}, \
+            default="auto"
         Aggregated-problem solver. "auto" is "newton" for the linear kernel with at most
-        ``NEWTON_MAX_FEATURES`` (64) features, "dcd" for more (sparse text), and "highs"
+        ``NEWTON_MAX_FEATURES`` (64) features, "dcd-full" for more (no aggregation: AID
+        did not pay there; svmcore's dual CD on every row to the certified relative gap
+        ``gap_tol``, reported as a one-iteration run with ``n_clusters_ = n``), and "highs"
         (the aggregated dual QP with HiGHS) for the other kernels; the paper used
         libsvm, one parameter away as ``solver="libsvm"``. "liblinear" is linear only.
         ``solver_`` records the choice (timings in the package README).
