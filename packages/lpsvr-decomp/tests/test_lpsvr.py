@@ -17,7 +17,7 @@ from sklearn.svm import SVC, SVR
 import lpsvr._estimators
 from lpsvr import LPSVC, LPSVR
 from lpsvr._budget import TimeBudget
-from lpsvr._decomposition import fit_lp_svr, fit_row_column
+from lpsvr._decomposition import constraint_decomposition, fit_lp_svr, fit_row_column
 from lpsvr._lp import RowColumnLP, solve_svr_lp
 from svmcore.datasets import load_bundled, make_noisy_sinc
 from svmcore.solvers import InfeasibleError, solve_lp
@@ -264,6 +264,30 @@ def test_papers_interior_point_solver_reaches_the_same_optimum():
         assert ipm.converged_ and simplex.converged_ and ipm.n_iter_ > 1
         assert ipm.objective_ == pytest.approx(ref.objective_, rel=1e-6)
         assert simplex.objective_ == pytest.approx(ref.objective_, rel=1e-6)
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+def test_warm_block_lps_of_algorithm_3_are_the_cold_block_lps(kernel):
+    """method="simplex": Algorithm 3's block LPs live in one HiGHS model (rows of dropped
+    samples deleted, new ones added); every block optimum equals the cold solve's."""
+    params, full_kernel = KERNELS[kernel]
+    X, d = (sinc_data if kernel == "rbf" else friedman_like)(90, 4)
+    cost = np.full(d.size, 2.0)
+    kw = dict(tau=4, t_max=4, kernel_params=params, tol=1e-6, lp_tol=None, n_jobs=1)
+    runs = {
+        m: constraint_decomposition(X, d, cost, 0.1, method=m, budget=TimeBudget(), **kw)
+        for m in ("simplex", "ipm")
+    }
+    (warm, warm_objs), (cold, cold_objs) = runs["simplex"], runs["ipm"]
+    assert len(warm_objs) == len(cold_objs) > 4  # blocks were swapped in and out
+    np.testing.assert_allclose(warm_objs, cold_objs, rtol=1e-7)
+    ref = solve_svr_lp(full_kernel(X), d, cost, 0.1, method="simplex")
+    assert warm.fun == pytest.approx(ref.fun, rel=1e-7)
+    # the returned point is the working-set LP's optimum with multipliers over all of B
+    f = full_kernel(X) @ warm.alpha + warm.b
+    xi = np.maximum(np.abs(d - f) - 0.1, 0.0)
+    assert np.abs(warm.alpha).sum() + cost @ xi == pytest.approx(ref.fun, rel=1e-7)
+    check_full_kkt(full_kernel(X), d, cost, 0.1, warm.alpha, warm.b, warm.mu, warm.nu)
 
 
 def test_warm_simplex_working_set_matches_full_lp():

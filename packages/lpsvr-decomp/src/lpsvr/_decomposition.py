@@ -106,6 +106,14 @@ def constraint_decomposition(
         Block LP optimum after each solve (non-decreasing).
     """
     n_B = X_B.shape[0]
+    block_lp = None
+    if method == "simplex":
+        # one model for all block LPs: the rows of the next block replace the dropped ones
+        # and HiGHS restarts from the previous basis (cold block solves were ~85 % of "full")
+        block_lp = RowColumnLP(
+            X_B, d_B, cost_B, epsilon, kernel_params, n_jobs=n_jobs, lp_tol=lp_tol
+        )
+        block_lp.add_columns(np.arange(n_B))
     n_blocks = max(1, min(tau, n_B))
     blocks = np.array_split(np.arange(n_B), n_blocks)
     max_solves = max_solves or 50 * n_blocks + 50
@@ -117,12 +125,21 @@ def constraint_decomposition(
     sol = None
     for t in range(max_solves):
         S_next = np.union1d(np.union1d(blocks[t % n_blocks], carried), extra)
-        K = gram(X_B, rows=S_next, **kernel_params, n_jobs=n_jobs)
-        block = budget.run(
-            partial(
-                solve_svr_lp, K, d_B[S_next], cost_B[S_next], epsilon, method=method, lp_tol=lp_tol
+        if block_lp is not None:
+            block = budget.run(partial(_solve_block, block_lp, S_next))
+        else:
+            K = gram(X_B, rows=S_next, **kernel_params, n_jobs=n_jobs)
+            block = budget.run(
+                partial(
+                    solve_svr_lp,
+                    K,
+                    d_B[S_next],
+                    cost_B[S_next],
+                    epsilon,
+                    method=method,
+                    lp_tol=lp_tol,
+                )
             )
-        )
         if block is None:
             break  # deadline: keep the last block solution
         sol, S = block, S_next
@@ -158,6 +175,22 @@ def constraint_decomposition(
     xi = np.maximum(np.abs(d_B - f_B) - epsilon, 0.0)
     result = SubLPSolution(sol.alpha, sol.b, xi, mu, nu, sol.fun, n_iter)
     return result, objectives
+
+
+def _solve_block(lp, S, time_limit=None):
+    """The block LP over the rows of samples ``S`` (both rows each) in the live model ``lp``.
+
+    Rows of samples outside ``S`` are deleted and those of new samples added, then
+    HiGHS re-solves warm; the result is laid out as :func:`solve_svr_lp`'s over ``S``.
+    """
+    lp.delete_rows(np.flatnonzero(~np.isin(lp.row_sample, S)))
+    new = np.setdiff1d(S, lp.row_sample)
+    lp.add_rows(np.r_[new, new], np.r_[-np.ones(new.size), np.ones(new.size)])
+    alpha, b, pi, fun, n_iter = lp.solve(time_limit=time_limit)
+    mu, nu = _sample_multipliers(lp, pi, lp.X.shape[0])
+    f_S = kernel_matvec(lp.X[S], lp.X, alpha, **lp.kernel_params, n_jobs=lp.n_jobs) + b
+    xi = np.maximum(np.abs(lp.d[S] - f_S) - lp.epsilon, 0.0)
+    return SubLPSolution(alpha, b, xi, mu[S], nu[S], fun, n_iter)
 
 
 def _log_size(n):

@@ -312,6 +312,15 @@ class RowColumnLP:
             block = self._kernel(self.cols, samples) * signs[None, :]
         self.lp.add_variables(costs, bounds=bounds, A_ub=block, A_eq=signs[None, :])
 
+    def delete_rows(self, positions):
+        """Delete the primal rows at ``positions`` (in row order): their dual columns ``pi_r``."""
+        positions = np.asarray(positions, dtype=np.intp)
+        if positions.size == 0:
+            return
+        self.lp.delete_variables(positions)
+        self.row_sample = np.delete(self.row_sample, positions)
+        self.row_sign = np.delete(self.row_sign, positions)
+
     def solve(self, time_limit=None):
         """Solve warm within ``time_limit`` seconds (None: no limit).
 
