@@ -283,6 +283,7 @@ def test_warm_block_lps_of_algorithm_3_are_the_cold_block_lps(kernel):
     np.testing.assert_allclose(warm_objs, cold_objs, rtol=1e-7)
     ref = solve_svr_lp(full_kernel(X), d, cost, 0.1, method="simplex")
     assert warm.fun == pytest.approx(ref.fun, rel=1e-7)
+    assert cold.fun == pytest.approx(ref.fun, rel=1e-7)
     # the returned point is the working-set LP's optimum with multipliers over all of B
     f = full_kernel(X) @ warm.alpha + warm.b
     xi = np.maximum(np.abs(d - f) - 0.1, 0.0)
