@@ -214,6 +214,16 @@ def _sum_pairs(buffers, xz, xcq):
             xcq[j] += buffers[t, 1, j]
 
 
+def _unsigned(index):
+    """``index`` viewed as unsigned integers of the same width (no copy).
+
+    Numba must allow for negative (wrap-around) indices when an array is indexed by a
+    signed integer; with unsigned row numbers, column indices and row pointers the
+    sparse kernels skip that check and run about 2x faster (CSR 15k x 5000 text).
+    """
+    return index.view(np.dtype(f"u{index.dtype.itemsize}"))
+
+
 #: Products touching fewer stored entries than this run serially.
 PARALLEL_MIN_WORK = 200_000
 
@@ -238,6 +248,8 @@ class RowProducts:
         self.X = X
         self.intercept = bool(intercept)
         self.sparse = sp.issparse(X)
+        # CSR arrays as unsigned views (no copy): see _unsigned
+        self._csr = (X.data, _unsigned(X.indices), _unsigned(X.indptr)) if self.sparse else None
         self.n_samples, self.n_features = X.shape
         self.dim = self.n_features + int(self.intercept)
         n_chunks = max(1, numba.get_num_threads())
@@ -253,16 +265,16 @@ class RowProducts:
 
     def matvec(self, v, rows):
         """Return ``X[rows] @ v`` (bias included) as a float64 vector of length ``len(rows)``."""
+        rows = _unsigned(rows)
         out = np.empty(rows.shape[0], dtype=np.float64)
         w = v[: self.n_features]
         m = rows.shape[0]
         if self.sparse:
-            X = self.X
             if self._parallel(rows):
                 n_chunks = self._buffers.shape[0]
-                _csr_matvec_rows(X.data, X.indices, X.indptr, rows, w, out, n_chunks)
+                _csr_matvec_rows(*self._csr, rows, w, out, n_chunks)
             else:
-                _csr_matvec_range(X.data, X.indices, X.indptr, rows, w, out, 0, m)
+                _csr_matvec_range(*self._csr, rows, w, out, 0, m)
         elif self._parallel(rows):
             _dense_matvec_rows(self.X, rows, w, out, self._buffers.shape[0])
         else:
@@ -273,19 +285,20 @@ class RowProducts:
 
     def rmatvec(self, u, rows, *, square=False):
         """Return ``X[rows].T @ u`` (bias entry ``sum(u)`` last); ``square`` squares X first."""
+        rows = _unsigned(rows)
         out = np.empty(self.dim, dtype=np.float64)
         head = out[: self.n_features]
         m = rows.shape[0]
         X = self.X
         if self._parallel(rows):
             if self.sparse:
-                _csr_rmatvec_rows(X.data, X.indices, X.indptr, rows, u, square, self._buffers, head)
+                _csr_rmatvec_rows(*self._csr, rows, u, square, self._buffers, head)
             else:
                 _dense_rmatvec_rows(X, rows, u, square, self._buffers, head)
         else:
             head[:] = 0.0
             if self.sparse:
-                _csr_rmatvec_range(X.data, X.indices, X.indptr, rows, u, square, 0, m, head)
+                _csr_rmatvec_range(*self._csr, rows, u, square, 0, m, head)
             else:
                 _dense_rmatvec_range(X, rows, u, square, 0, m, head)
         if self.intercept:
@@ -300,6 +313,7 @@ class RowProducts:
         ``X_J`` once instead of twice. ``z`` and ``c`` have one entry per active row; the
         bias entry (``intercept=True``) is included in every result.
         """
+        rows = _unsigned(rows)
         m = rows.shape[0]
         q = np.empty(m, dtype=np.float64)
         xz = np.empty(self.dim, dtype=np.float64)
@@ -314,18 +328,14 @@ class RowProducts:
                 self._pair_buffers = np.empty((n_chunks, 2, self.n_features), dtype=np.float64)
             buffers = self._pair_buffers
             if self.sparse:
-                _csr_fused_rows(
-                    X.data, X.indices, X.indptr, rows, w, bias, z, c, q, buffers, head_z, head_cq
-                )
+                _csr_fused_rows(*self._csr, rows, w, bias, z, c, q, buffers, head_z, head_cq)
             else:
                 _dense_fused_rows(X, rows, w, bias, z, c, q, buffers, head_z, head_cq)
         else:
             head_z[:] = 0.0
             head_cq[:] = 0.0
             if self.sparse:
-                _csr_fused_range(
-                    X.data, X.indices, X.indptr, rows, w, bias, z, c, q, head_z, head_cq, 0, m
-                )
+                _csr_fused_range(*self._csr, rows, w, bias, z, c, q, head_z, head_cq, 0, m)
             else:
                 _dense_fused_range(X, rows, w, bias, z, c, q, head_z, head_cq, 0, m)
         if self.intercept:
