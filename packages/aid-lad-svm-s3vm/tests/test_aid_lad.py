@@ -5,7 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.linear_model import QuantileRegressor
 
-from aid_models import AIDLADRegressor, lad_lp, lad_lp_sifting
+from aid_models import AIDLADRegressor, lad_interior_point, lad_lp, lad_lp_sifting
+from aid_models import _lad as lad_module
 from svmcore.datasets import make_lad_set_a
 
 
@@ -34,18 +35,21 @@ def test_optimum_equals_quantile_regressor(seed, fit_intercept):
         assert est.intercept_ == 0.0
 
 
-@pytest.mark.parametrize("lp_method", ["ipm", "simplex", "warm"])
-def test_lp_methods_agree_with_sifting_default(lp_method):
+@pytest.mark.parametrize("lp_method", ["sift", "ipm", "simplex", "warm"])
+def test_lp_methods_agree_with_interior_point_default(lp_method):
     X, y = make_lad_set_a(3000, 5, random_state=11)
     # A small initial sample and rate make later LPs large enough for sifting to fix columns.
     kw = {"gap_tol": 0.0, "random_state": 0, "init_sample_size": 50}
-    sift = AIDLADRegressor(**kw).fit(X, y)
+    default = AIDLADRegressor(**kw).fit(X, y)
     other = AIDLADRegressor(lp_method=lp_method, **kw).fit(X, y)
-    assert all("sifting" in rec["note"] for rec in sift.history_)
+    assert all("Frisch-Newton" in rec["note"] for rec in default.history_)
+    if lp_method == "sift":
+        assert all("sifting" in rec["note"] for rec in other.history_)
     if lp_method == "warm":
         assert "(warm)" in other.history_[1]["note"]
-    assert sift.objective_ == pytest.approx(other.objective_, rel=1e-9)
-    assert sift.stop_reason_ == other.stop_reason_ == "optimal"
+    assert default.objective_ == pytest.approx(other.objective_, rel=1e-9)
+    assert default.stop_reason_ == other.stop_reason_ == "optimal"
+    assert default.optimality_gap_ <= 1e-9
 
 
 def test_sifting_lp_equals_full_lp():
@@ -60,6 +64,58 @@ def test_sifting_lp_equals_full_lp():
         b, p, d, info = lad_lp_sifting(X, y, w, beta0, min_size=size)
         assert p == pytest.approx(primal, rel=1e-9) and d == pytest.approx(primal, rel=1e-9)
         assert info["rounds"] >= 2 and info["size"] < K
+
+
+@pytest.mark.parametrize("case", ["weighted", "collinear", "exact fit", "sparse"])
+def test_interior_point_equals_highs_lp(case):
+    rng = np.random.default_rng(7)
+    K, m = 2500, 12
+    X = np.hstack([rng.normal(size=(K, m - 1)), np.ones((K, 1))])
+    beta_true = rng.normal(size=m)
+    y = X @ beta_true + rng.standard_t(2, size=K)
+    w = rng.integers(1, 50, K).astype(float) if case == "weighted" else None
+    if case == "collinear":  # a singular normal matrix: the ridge fallback
+        X = np.hstack([X, X[:, :1]])
+    if case == "exact fit":
+        y = X @ beta_true
+    Xs = sp.csr_matrix(X) if case == "sparse" else X
+    beta, primal, dual, info = lad_interior_point(Xs, y, w)
+    ref_beta, ref_primal, ref_dual, _ = lad_lp(X, y, w)
+    assert info["status"] == "optimal"
+    scale = 1.0 + abs(ref_primal)
+    unit = np.ones(K) if w is None else w
+    assert primal == pytest.approx(float(unit @ np.abs(y - X @ beta)))
+    assert abs(primal - ref_primal) <= 1e-8 * scale
+    assert dual <= ref_primal + 1e-9 * scale  # a lower bound
+    assert primal - dual <= 1e-8 * scale  # and a tight one
+    if case == "exact fit":
+        assert primal <= 1e-8 * np.abs(y).sum()
+        np.testing.assert_allclose(beta, beta_true, atol=1e-8)
+
+
+def test_interior_point_iteration_limit_reported():
+    X, y = make_lad_set_a(500, 3, random_state=2)
+    _, primal, dual, info = lad_interior_point(np.hstack([X, np.ones((500, 1))]), y, max_iter=2)
+    assert info["status"] == "max_iter" and info["n_iter"] == 2
+    assert primal > dual
+
+
+def test_unconverged_interior_point_falls_back_to_highs(monkeypatch):
+    X, y = make_lad_set_a(3000, 4, random_state=1)
+    calls = []
+
+    def stalled(*args, **kwargs):
+        beta, primal, dual, info = lad_interior_point(*args, **kwargs, max_iter=1)
+        calls.append(info["status"])
+        return beta, primal, dual, info
+
+    monkeypatch.setattr(lad_module, "lad_interior_point", stalled)
+    est = AIDLADRegressor(gap_tol=0.0, random_state=0).fit(X, y)
+    assert calls and set(calls) == {"max_iter"}
+    assert all("sifting" in rec["note"] for rec in est.history_)
+    assert est.stop_reason_ == "optimal"
+    Xi = np.hstack([X, np.ones((len(y), 1))])
+    assert est.objective_ == pytest.approx(lad_lp(Xi, y)[1], rel=1e-9)
 
 
 def test_full_data_lp_agrees():

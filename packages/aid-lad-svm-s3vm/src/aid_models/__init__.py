@@ -1,6 +1,7 @@
 """AID for least absolute deviation regression, SVM (linear and kernel) and semi-supervised SVM."""
 
 from ._lad import AIDLADRegressor, lad_lp, lad_lp_sifting
+from ._lad_ipm import lad_interior_point
 from ._s3vm import AIDS3VMClassifier
 from ._svc import AIDSVC, aggregated_dual_bound
 
@@ -12,6 +13,7 @@ __all__ = [
     "AIDSVC",
     "__version__",
     "aggregated_dual_bound",
+    "lad_interior_point",
     "lad_lp",
     "lad_lp_sifting",
 ]
