@@ -9,9 +9,10 @@ coefficients ours / base (LP-SVR's nonzero alphas against SVR's support vectors)
 
 Left out, with the reason: Friedman #1 and the classification sets above
 ``DENSE_MAX_N`` training rows. With d > 1 the LP has hundreds of nonzero coefficients
-and every row-generation round re-solves a dense ``|rows| x |columns|`` LP (Friedman #1
-at N = 2,000: ~60 s against SVR's 0.2 s), so N = 20,000 would not end in a run of
-minutes. The one-dimensional sinc has ~10 nonzero coefficients at any N.
+and the simplex works on a dense LP (HiGHS holds its dual, basis |P| + 1 rows, since
+2026-11-26: Friedman #1 at N = 2,000 ~20 s against SVR's 0.1 s, was ~60-90 s), so
+N = 20,000 would still not end in a run of minutes. The one-dimensional sinc has ~10
+nonzero coefficients at any N.
 """
 
 import numpy as np
