@@ -31,27 +31,35 @@ from ..validation import check_float_array, check_indices
 __all__ = ["RowProducts", "matvec_rows", "rmatvec_rows"]
 
 
+@jit(inline="always")
+def _csr_row_dot(data, indices, indptr, i, v, out, k, start_value):
+    """``out[k] = start_value + x_i . v`` for CSR row ``i``."""
+    # Accumulating in out[k] rather than a local: with the shared ``reassoc`` flag
+    # LLVM turns a local reduction into gather instructions, 3-4x slower on short
+    # sparse rows; the store keeps the loop scalar.
+    out[k] = start_value
+    for jj in range(indptr[i], indptr[i + 1]):
+        out[k] += data[jj] * v[indices[jj]]
+
+
+@jit(inline="always")
+def _dense_row_dot(X, i, v):
+    acc = 0.0
+    for j in range(X.shape[1]):
+        acc += X[i, j] * v[j]
+    return acc
+
+
 @jit
 def _csr_matvec_range(data, indices, indptr, rows, v, out, start, stop):
     for k in range(start, stop):
-        i = rows[k]
-        # Accumulating in out[k] rather than a local: with the shared ``reassoc`` flag
-        # LLVM turns a local reduction into gather instructions, 3-4x slower on short
-        # sparse rows; the store keeps the loop scalar.
-        out[k] = 0.0
-        for jj in range(indptr[i], indptr[i + 1]):
-            out[k] += data[jj] * v[indices[jj]]
+        _csr_row_dot(data, indices, indptr, rows[k], v, out, k, 0.0)
 
 
 @jit
 def _dense_matvec_range(X, rows, v, out, start, stop):
-    n_features = X.shape[1]
     for k in range(start, stop):
-        i = rows[k]
-        acc = 0.0
-        for j in range(n_features):
-            acc += X[i, j] * v[j]
-        out[k] = acc
+        out[k] = _dense_row_dot(X, rows[k], v)
 
 
 @jit
@@ -91,9 +99,7 @@ def _csr_fused_range(data, indices, indptr, rows, p, bias, z, c, q, xz, xcq, sta
     # two transposed products X^T z and X^T (c q) from the same row while it is in cache.
     for k in range(start, stop):
         i = rows[k]
-        q[k] = bias
-        for jj in range(indptr[i], indptr[i + 1]):
-            q[k] += data[jj] * p[indices[jj]]
+        _csr_row_dot(data, indices, indptr, i, p, q, k, bias)
         zk = z[k]
         cq = c[k] * q[k]
         for jj in range(indptr[i], indptr[i + 1]):
@@ -104,17 +110,13 @@ def _csr_fused_range(data, indices, indptr, rows, p, bias, z, c, q, xz, xcq, sta
 
 @jit
 def _dense_fused_range(X, rows, p, bias, z, c, q, xz, xcq, start, stop):
-    n_features = X.shape[1]
     for k in range(start, stop):
         i = rows[k]
-        acc = 0.0
-        for j in range(n_features):
-            acc += X[i, j] * p[j]
-        acc += bias
+        acc = _dense_row_dot(X, i, p) + bias
         q[k] = acc
         zk = z[k]
         cq = c[k] * acc
-        for j in range(n_features):
+        for j in range(X.shape[1]):
             val = X[i, j]
             xz[j] += val * zk
             xcq[j] += val * cq
