@@ -121,3 +121,17 @@ def test_bad_input():
     ref = MFNClassifier(alpha=1e-3).fit(X, y_true, sample_weight=np.full(60, 1 / 60))
     assert clf.n_switched_ == 0
     np.testing.assert_allclose(clf.coef_, ref.coef_, rtol=1e-6)
+
+
+def test_defaults_are_svmlin_multiple_switching_and_rate():
+    # SVMlin v1.0's -S 10000 and annealing rate 1.5: one switch pass may move many pairs,
+    # and lambda' runs 1e-5, 1.5e-5, ... up to alpha_unlabeled (the last value capped).
+    X, y, _ = two_clusters(3, n=400, gap=0.5)
+    clf = TSVMClassifier().fit(X, y)
+    assert max(rec["switched"] for rec in clf.history_) > 1
+    rounds = sorted({rec["lam_u"] for rec in clf.history_})
+    k = np.arange(len(rounds) - 1)
+    np.testing.assert_allclose(rounds[:-1], 1e-5 * 1.5**k, rtol=1e-12)
+    assert rounds[-1] == 1.0 and rounds[-2] * 1.5 >= 1.0
+    same = TSVMClassifier(max_switch=10000, anneal_factor=1.5).fit(X, y)
+    np.testing.assert_array_equal(clf.coef_, same.coef_)
