@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from sklearn.cluster import KMeans
 
-from svmcore.clustering import Clusters, kmeans_one_iteration
+from svmcore.clustering import Clusters, group_sums, kmeans_one_iteration
 
 # ---------------------------------------------------------------- naive references
 
@@ -268,3 +268,37 @@ def test_kmeans_many_centres_tree_path_matches_brute_force(p):
     second = pairwise_distances_argmin(Z, moved)
     _, ref = np.unique(second, return_inverse=True)
     np.testing.assert_array_equal(labels, ref)
+
+
+# ---------------------------------------------------------------- group_sums
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_group_sums_equal_naive_weighted_sums(dtype, order, weighted):
+    rng = np.random.default_rng(4)
+    X = np.asarray(rng.normal(size=(300, 7)), dtype=dtype, order=order)
+    labels = rng.integers(0, 40, 300).astype(np.int32)  # some groups stay empty
+    w = rng.uniform(0.5, 3.0, 300) if weighted else None
+    out = group_sums(X, labels, 45, w)
+    ref = np.zeros((45, 7))
+    for i, k in enumerate(labels):
+        ref[k] += (1.0 if w is None else w[i]) * X[i].astype(np.float64)
+    assert out.dtype == np.float64 and out.shape == (45, 7)
+    np.testing.assert_allclose(out, ref, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("labels", "weights", "match"),
+    [
+        (np.array([0, 1, 3]), None, r"\[0, 3\)"),
+        (np.array([0, -1, 1]), None, r"\[0, 3\)"),
+        (np.array([0.0, 1.0, 2.0]), None, "integers"),
+        (np.array([0, 1]), None, "integers"),
+        (np.array([0, 1, 2]), np.ones(2), "weights"),
+    ],
+)
+def test_group_sums_rejects_bad_labels_and_weights(labels, weights, match):
+    with pytest.raises(ValueError, match=match):
+        group_sums(np.ones((3, 2)), labels, 3, weights)

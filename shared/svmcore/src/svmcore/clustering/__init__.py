@@ -2,5 +2,6 @@
 
 from ._clusters import Clusters
 from ._kmeans import kmeans_one_iteration
+from ._sums import group_sums
 
-__all__ = ["Clusters", "kmeans_one_iteration"]
+__all__ = ["Clusters", "group_sums", "kmeans_one_iteration"]
