@@ -100,6 +100,15 @@ def test_interior_point_iteration_limit_reported():
     assert primal > dual
 
 
+def test_interior_point_feasibility_check():
+    from aid_models._lad_ipm import _balanced
+
+    X = np.array([[1.0, 2.0], [1.0, -1.0], [-2.0, -1.0]])
+    e = np.array([1.0, 1.0, 1.0])  # X^T e = 0
+    assert _balanced(X, e) and _balanced(sp.csr_matrix(X), e)
+    assert not _balanced(X, e + np.array([0.0, 0.0, 1e-6]))
+
+
 def test_unconverged_interior_point_falls_back_to_highs(monkeypatch):
     X, y = make_lad_set_a(3000, 4, random_state=1)
     calls = []

@@ -33,6 +33,13 @@ def _max_step(v, dv):
     return min(1.0, float(np.min(-v[neg] / dv[neg])))
 
 
+def _balanced(X, e, rtol=1e-9):
+    """Whether ``X^T e = 0`` holds to ``rtol`` relative to ``|X|^T |e|`` (per entry max)."""
+    violation = float(np.max(np.abs(X.T @ e), initial=0.0))
+    size = float(np.max(abs(X).T @ np.abs(e), initial=0.0))
+    return violation <= rtol * max(size, 1e-300)
+
+
 def _normal_matrix(X, theta):
     if sp.issparse(X):
         return (X.T @ sp.diags(theta) @ X).toarray()
@@ -153,9 +160,7 @@ def _interior_point(X, y, weights, *, tol, max_iter):
             e = e_fixed
     # y^T e bounds the optimum only for a feasible e; otherwise report it (the estimator
     # then solves the LP with HiGHS instead).
-    violation = float(np.max(np.abs(X.T @ e), initial=0.0))
-    size = float(np.max(abs(X).T @ np.abs(e), initial=0.0))
-    if status == "optimal" and violation > 1e-9 * max(size, 1e-300):
+    if status == "optimal" and not _balanced(X, e):
         status = "infeasible"
     primal = float(w @ np.abs(y - X @ beta))
     return beta, primal, float(y @ e), {"n_iter": n_iter, "status": status, "gap": gap}
