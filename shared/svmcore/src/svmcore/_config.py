@@ -18,6 +18,11 @@ import numba
 #: LLVM fast-math flags: reassociation and contraction only; no NaN/inf assumptions.
 FASTMATH = frozenset({"nsz", "arcp", "contract", "afn", "reassoc"})
 
+#: For kernels whose reductions must stay scalar: with ``reassoc`` LLVM vectorizes an
+#: indexed (gather) reduction such as a CSR row's dot product, which is slower on short
+#: rows than the scalar loop. Pass as ``@jit(fastmath=set(FASTMATH_SCALAR))``.
+FASTMATH_SCALAR = FASTMATH - {"reassoc"}
+
 
 def _cached_njit(**defaults):
     """``numba.njit`` with ``cache=True``, falling back to an in-memory compile.
