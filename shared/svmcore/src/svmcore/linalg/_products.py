@@ -25,7 +25,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import prange
 
-from .._config import FASTMATH_SCALAR, jit, jit_parallel
+from .._config import jit, jit_parallel, jit_scalar
 from ..validation import check_float_array, check_indices
 
 __all__ = ["RowProducts", "matvec_rows", "rmatvec_rows"]
@@ -35,8 +35,8 @@ __all__ = ["RowProducts", "matvec_rows", "rmatvec_rows"]
 def _csr_row_dot(data, indices, indptr, i, v, out, k, start_value):
     """``out[k] = start_value + x_i . v`` for CSR row ``i``.
 
-    Callers are compiled without ``reassoc`` (``FASTMATH_SCALAR``): with it LLVM turns
-    the local reduction into gather instructions, 3-4x slower on short sparse rows.
+    Callers are compiled with ``jit_scalar`` (no ``reassoc``): with it LLVM turns the
+    local reduction into gather instructions, 3-4x slower on short sparse rows.
     """
     acc = start_value
     for jj in range(indptr[i], indptr[i + 1]):
@@ -52,7 +52,7 @@ def _dense_row_dot(X, i, v):
     return acc
 
 
-@jit(fastmath=set(FASTMATH_SCALAR))
+@jit_scalar
 def _csr_matvec_range(data, indices, indptr, rows, v, out, start, stop):
     for k in range(start, stop):
         _csr_row_dot(data, indices, indptr, rows[k], v, out, k, 0.0)
@@ -95,7 +95,7 @@ def _dense_rmatvec_range(X, rows, u, square, start, stop, acc):
             acc[j] += val * uk
 
 
-@jit(fastmath=set(FASTMATH_SCALAR))
+@jit_scalar
 def _csr_fused_range(data, indices, indptr, rows, p, bias, z, c, q, xz, xcq, start, stop):
     # One pass over the active rows for a CG iteration: q_k = x_k . p + bias, and the
     # two transposed products X^T z and X^T (c q) from the same row while it is in cache.
