@@ -1,10 +1,11 @@
 """Numba compilation settings shared by every jitted kernel of the monorepo.
 
 All kernels are compiled through :func:`jit`, :func:`jit_parallel` or
-:func:`jit_scalar` so that the fastmath flags live in one place. ``nnan`` and ``ninf`` are deliberately absent:
-NaN and infinity must propagate so that input validation and solver checks see them.
+:func:`jit_scalar` so that the fastmath flags live in one place. ``nnan`` and ``ninf``
+are deliberately absent: NaN and infinity must propagate so that input validation and
+solver checks see them.
 
-Both decorators cache the compiled code on disk (``cache=True``) where Numba finds a
+The decorators cache the compiled code on disk (``cache=True``) where Numba finds a
 writable cache directory and compile in memory where it finds none. Numba has
 supported caching ``parallel=True`` functions since 0.49; parfor compilation is the
 dominant start-up cost of the test suites, so we cache those too (a deviation from
