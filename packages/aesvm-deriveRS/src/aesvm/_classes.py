@@ -179,9 +179,13 @@ class AESVC(ClassifierMixin, BaseEstimator):
     >>> from aesvm import AESVC
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(300, 2)); y = (X[:, 0] + X[:, 1] > 0).astype(int)
-    >>> clf = AESVC(C=10.0, gamma=0.5, group_size=100, subset_size=150).fit(X, y)
+    >>> clf = AESVC(
+    ...     C=10.0, gamma=0.5, epsilon=1e-3, fallback_fraction=None, group_size=100, subset_size=150
+    ... ).fit(X, y)
     >>> clf.n_representatives_ < 300, clf.score(X, y) > 0.95
     (True, True)
+    >>> AESVC(C=10.0, gamma=0.5).fit(X, y).fallback_  # below 10,000 rows: every sample
+    True
     """
 
     _parameter_constraints: dict = {
