@@ -331,8 +331,8 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
         Wall-clock seconds for the AID loop, checked between iterations.
     lp_method : {"auto", "fn", "sift", "warm", "ipm", "simplex", "choose"}, default="auto"
         Solver of the aggregated dual LP. "fn" (= "auto"): the paper's choice, a
-        Frisch-Newton primal-dual interior point (:func:`lad_interior_point`, NumPy, one
-        BLAS thread) on dense aggregated data; HiGHS by sifting when the data are
+        Frisch-Newton primal-dual interior point (:func:`lad_interior_point`, NumPy and
+        BLAS) on dense aggregated data; HiGHS by sifting when the data are
         sparse, the interior point does not converge, or a certificate check fails.
         HiGHS methods: "sift": exact sifting (:func:`lad_lp_sifting`) from the previous
         iterate, IPM on the working set; "warm": IPM for the first LP, then the simplex

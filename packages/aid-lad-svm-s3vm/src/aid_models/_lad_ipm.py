@@ -17,11 +17,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
-from threadpoolctl import threadpool_limits
 
 __all__ = ["lad_interior_point"]
 
-_BLAS_THREADS = 1
 _STEP = 0.99995  # fraction of the way to the boundary
 
 
@@ -60,8 +58,7 @@ def _cholesky(M):
 
 
 def lad_interior_point(X, y, weights=None, *, tol=1e-10, max_iter=100):
-    with threadpool_limits(limits=_BLAS_THREADS, user_api="blas"):
-        return _interior_point(X, y, weights, tol=tol, max_iter=max_iter)
+    return _interior_point(X, y, weights, tol=tol, max_iter=max_iter)
 
 
 def _interior_point(X, y, weights, *, tol, max_iter):
