@@ -63,21 +63,22 @@ def test_epoch_budget_reports_not_converged():
     assert res.dual_objective <= res.objective
 
 
+_BAD_COMMON = [
+    ({"C": 0.0}, "C"),
+    ({"gap_tol": -1.0}, "gap_tol"),
+    ({"sample_weight": -np.ones(10)}, "sample_weight"),
+    ({"y": np.ones(10)}, "both -1 and \\+1"),
+]
+#: dual coordinate descent's own arguments
+_BAD_DCD = [({"sigma": -1.0}, "sigma"), ({"alpha0": np.zeros(3)}, "alpha0")]
+
+
 @pytest.mark.parametrize(
-    ("kwargs", "match"),
-    [
-        ({"C": 0.0}, "C"),
-        ({"gap_tol": -1.0}, "gap_tol"),
-        ({"sigma": -1.0}, "sigma"),
-        ({"alpha0": np.zeros(3)}, "alpha0"),
-        ({"sample_weight": -np.ones(10)}, "sample_weight"),
-        ({"y": np.ones(10)}, "both -1 and \\+1"),
-    ],
+    ("kwargs", "match", "solve"),
+    [(*case, dcd_weighted_svm) for case in _BAD_COMMON + _BAD_DCD]
+    + [(*case, newton_weighted_svm) for case in _BAD_COMMON],
 )
-@pytest.mark.parametrize("solve", [dcd_weighted_svm, newton_weighted_svm])
 def test_bad_input(kwargs, match, solve):
-    if solve is newton_weighted_svm and ("sigma" in kwargs or "alpha0" in kwargs):
-        pytest.skip("dual coordinate descent's own arguments")
     X, y, _ = _data(10, 2, 0)
     kwargs = dict(kwargs)  # shared by both parametrizations
     y = kwargs.pop("y", y)
