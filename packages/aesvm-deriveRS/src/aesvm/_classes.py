@@ -261,8 +261,6 @@ class AESVC(ClassifierMixin, BaseEstimator):
     def _epsilon(self, X):
         if self.epsilon != "auto":
             return float(self.epsilon)
-        if self.kernel == "rbf":
-            return AUTO_EPSILON
         return AUTO_EPSILON * float(np.mean(kernel_diag(X, **self._kernel_params())))
 
     def _representatives(self, X, y, sample_weight):
