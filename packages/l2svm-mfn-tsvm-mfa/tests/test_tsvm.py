@@ -133,5 +133,4 @@ def test_defaults_are_svmlin_multiple_switching_and_rate():
     k = np.arange(len(rounds) - 1)
     np.testing.assert_allclose(rounds[:-1], 1e-5 * 1.5**k, rtol=1e-12)
     assert rounds[-1] == 1.0 and rounds[-2] * 1.5 >= 1.0
-    same = TSVMClassifier(max_switch=10000, anneal_factor=1.5).fit(X, y)
-    np.testing.assert_array_equal(clf.coef_, same.coef_)
+    assert (clf.max_switch, clf.anneal_factor) == (10000, 1.5)

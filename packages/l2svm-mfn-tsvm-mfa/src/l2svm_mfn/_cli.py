@@ -183,8 +183,8 @@ def _train(args, say):
         y_sk = np.where(labeled, (y > 0).astype(int), -1)
         common = {"alpha": args.W, "alpha_unlabeled": args.U, "positive_fraction": args.R}
         if args.A == 2:
-            # SVMlin v1.0 grows lambda_u by 1.5 per round (the paper's table says 2).
-            clf = TSVMClassifier(max_switch=args.S, anneal_factor=1.5, **common)
+            # anneal_factor: the estimator's default, SVMlin v1.0's 1.5 (the paper says 2).
+            clf = TSVMClassifier(max_switch=args.S, **common)
         else:
             clf = MFAClassifier(**common)
         clf.fit(X, y_sk, sample_weight=np.where(labeled, cost, 1.0))

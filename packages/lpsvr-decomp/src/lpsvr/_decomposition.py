@@ -172,8 +172,7 @@ def constraint_decomposition(
     nu = np.zeros(n_B)
     mu[S] = sol.mu
     nu[S] = sol.nu
-    xi = np.maximum(np.abs(d_B - f_B) - epsilon, 0.0)
-    result = SubLPSolution(sol.alpha, sol.b, xi, mu, nu, sol.fun, n_iter)
+    result = SubLPSolution(sol.alpha, sol.b, mu, nu, sol.fun, n_iter)
     return result, objectives
 
 
@@ -188,9 +187,7 @@ def _solve_block(lp, S, time_limit=None):
     lp.add_rows(np.r_[new, new], np.r_[-np.ones(new.size), np.ones(new.size)])
     alpha, b, pi, fun, n_iter = lp.solve(time_limit=time_limit)
     mu, nu = _sample_multipliers(lp, pi, lp.X.shape[0])
-    f_S = kernel_matvec(lp.X[S], lp.X, alpha, **lp.kernel_params, n_jobs=lp.n_jobs) + b
-    xi = np.maximum(np.abs(lp.d[S] - f_S) - lp.epsilon, 0.0)
-    return SubLPSolution(alpha, b, xi, mu[S], nu[S], fun, n_iter)
+    return SubLPSolution(alpha, b, mu[S], nu[S], fun, n_iter)
 
 
 def _log_size(n):

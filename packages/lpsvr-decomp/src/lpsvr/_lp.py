@@ -40,7 +40,6 @@ class SubLPSolution:
 
     alpha: np.ndarray  # (|P|,) alpha+ - alpha-
     b: float
-    xi: np.ndarray  # (|S|,)
     mu: np.ndarray  # (|S|,) multipliers of row 1 (>= 0)
     nu: np.ndarray  # (|S|,) multipliers of row 2 (>= 0)
     fun: float
@@ -90,10 +89,9 @@ def solve_svr_lp(K, d, cost, epsilon, *, method="ipm", time_limit=None, lp_tol=N
     x = res.x
     alpha = x[:n_coef] - x[n_coef : 2 * n_coef]
     b = x[2 * n_coef] - x[2 * n_coef + 1]
-    xi = x[2 * n_coef + 2 :]
     mu = np.maximum(-res.row_duals_ub[:n_rows], 0.0)
     nu = np.maximum(-res.row_duals_ub[n_rows:], 0.0)
-    return SubLPSolution(alpha, float(b), xi, mu, nu, float(res.fun), res.n_iter)
+    return SubLPSolution(alpha, float(b), mu, nu, float(res.fun), res.n_iter)
 
 
 def kkt_residuals(f, g, d, alpha, mu, nu, cost, epsilon):
@@ -228,7 +226,6 @@ class WorkingSetLP:
         return SubLPSolution(
             alpha,
             float(x[0] - x[1]),
-            x[4::3],
             np.maximum(-lam[0::2], 0.0),
             np.maximum(-lam[1::2], 0.0),
             float(res.fun),
