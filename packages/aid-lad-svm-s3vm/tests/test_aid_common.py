@@ -6,7 +6,7 @@ ESTIMATORS = [
     AIDLADRegressor(random_state=0),
     AIDSVC(random_state=0),
     AIDSVC(kernel="rbf", random_state=0),
-    AIDSVC(solver="libsvm", random_state=0),  # the paper's backend (the default is dcd)
+    AIDSVC(solver="libsvm", random_state=0),  # the paper's backend (not the default)
 ]
 
 

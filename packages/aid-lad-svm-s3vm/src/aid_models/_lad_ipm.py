@@ -58,10 +58,6 @@ def _cholesky(M):
 
 
 def lad_interior_point(X, y, weights=None, *, tol=1e-10, max_iter=100):
-    return _interior_point(X, y, weights, tol=tol, max_iter=max_iter)
-
-
-def _interior_point(X, y, weights, *, tol, max_iter):
     """Solve ``min_beta sum_k w_k |y_k - x_k beta|`` by a primal-dual interior point.
 
     Parameters
@@ -106,7 +102,7 @@ def _interior_point(X, y, weights, *, tol, max_iter):
     # Gaps are relative to the objective, floored at 1e-4 of the objective at beta = 0
     # so that an exact fit (optimum 0) converges too.
     floor = max(1e-4 * float(w @ np.abs(y)), 1e-300)
-    last_theta = w
+    theta = w  # the factor in chol is always that of _normal_matrix(X, theta)
     while True:
         s1, s2 = w + e, w - e
         rd = y - X @ beta + z - v  # dual residual (0 up to round-off)
@@ -121,7 +117,6 @@ def _interior_point(X, y, weights, *, tol, max_iter):
             break
         n_iter += 1
         theta = 1.0 / (z / s1 + v / s2)
-        last_theta = theta
         chol = _cholesky(_normal_matrix(X, theta))
 
         def direction(c1, c2, theta=theta, chol=chol, s1=s1, s2=s2, rd=rd, rp=rp, z=z, v=v):
@@ -148,11 +143,11 @@ def _interior_point(X, y, weights, *, tol, max_iter):
         v = v + ad * dv
     # Restore X^T e = 0 exactly up to round-off: move the columns inside the box
     # (theta large there, tiny at the bounds) by the least-squares correction.
-    # (theta of the last Newton step: the bounds' slacks may now be 0 after the clip.)
+    # (theta and its factor from the last Newton step: the bounds' slacks may now be 0
+    # after the clip.)
     delta = X.T @ e
     if np.any(delta != 0.0):
-        chol = _cholesky(_normal_matrix(X, last_theta))
-        e_fixed = e - last_theta * (X @ la.cho_solve(chol, delta, check_finite=False))
+        e_fixed = e - theta * (X @ la.cho_solve(chol, delta, check_finite=False))
         if np.all(np.abs(e_fixed) <= w):
             e = e_fixed
     # y^T e bounds the optimum only for a feasible e; otherwise report it (the estimator

@@ -64,7 +64,7 @@ _OUTER_FRACTION = 1e-2
 _DCD_ROUGH_GAP = 1e-3
 _DCD_ROUGH_EPOCHS = 10_000
 #: solver="auto" with the linear kernel: "newton" (the primal has m + 1 unknowns) on dense
-#: data with at most this many features, "dcd" otherwise.
+#: data with at most this many features, "dcd-full" otherwise.
 NEWTON_MAX_FEATURES = 64
 # Newton warm starts begin at this multiple of the previous solve's last smoothing width.
 _NEWTON_MU_RESTART = 10.0
@@ -120,7 +120,7 @@ class _SVCProblem(AIDProblem):
 
     def __init__(self, est, X, kernel_params, gamma, seed, solver):
         self.est = est
-        self.solver = solver  # "auto" resolved (AIDSVC._resolve_solver)
+        self.solver = solver  # "auto" resolved (AIDSVC._solver_name)
         self.X = X  # only the kernel path needs the rows themselves (Appendix B)
         self.kernel_params = kernel_params
         self.gamma = gamma
@@ -752,13 +752,13 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         self.callback = callback
         self.random_state = random_state
 
-    def _solver_name(self, X=None):
+    def _solver_name(self, X):
         """The aggregated solver: ``solver``, or what "auto" picks for ``X``."""
         if self.solver != "auto":
             return self.solver
         if self.kernel != "linear":
             return "highs"
-        if X is not None and X.shape[1] <= NEWTON_MAX_FEATURES:
+        if X.shape[1] <= NEWTON_MAX_FEATURES:
             return "newton"
         return "dcd-full"
 
@@ -779,7 +779,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         self : AIDSVC
         """
         linear = self.kernel == "linear"
-        if self._solver_name() not in ("auto", "highs") and not linear:
+        if self.solver not in ("auto", "highs") and not linear:
             raise ValueError(
                 f"solver={self.solver!r} supports only kernel='linear' here (the aggregated "
                 "kernel is a precomputed Gram matrix); use solver='highs' or 'auto'."

@@ -8,9 +8,11 @@ copying ``X_J`` (no fancy indexing of ``X``) and without densifying CSR input.
 ``X_J^T u`` scatters into the feature dimension, so each thread accumulates a
 contiguous chunk of rows into its own buffer and a serial loop sums the buffers.
 
-CGLS uses :meth:`RowProducts.fused`, which reads each active row once for ``X_J p``,
-``X_J^T z`` and ``X_J^T (c * X_J p)``: the products are memory-bound, so one pass
-instead of two nearly halves an iteration on data that does not fit in cache.
+On dense data CGLS uses :meth:`RowProducts.fused`, which reads each active row once for
+``X_J p``, ``X_J^T z`` and ``X_J^T (c * X_J p)``: the products are memory-bound, so one
+pass instead of two nearly halves an iteration on data that does not fit in cache. CSR
+input keeps the two separate products (the one-pass kernel's two scatters per stored
+entry cost more than re-reading a sparse row).
 
 Each product is written once as a serial kernel over a range of active rows; the
 parallel kernels run it on one chunk of rows per thread. Products over few stored
@@ -95,21 +97,6 @@ def _dense_rmatvec_range(X, rows, u, square, start, stop, acc):
             acc[j] += val * uk
 
 
-@jit_scalar
-def _csr_fused_range(data, indices, indptr, rows, p, bias, z, c, q, xz, xcq, start, stop):
-    # One pass over the active rows for a CG iteration: q_k = x_k . p + bias, and the
-    # two transposed products X^T z and X^T (c q) from the same row while it is in cache.
-    for k in range(start, stop):
-        i = rows[k]
-        _csr_row_dot(data, indices, indptr, i, p, q, k, bias)
-        zk = z[k]
-        cq = c[k] * q[k]
-        for jj in range(indptr[i], indptr[i + 1]):
-            val = data[jj]
-            xz[indices[jj]] += val * zk
-            xcq[indices[jj]] += val * cq
-
-
 @jit
 def _dense_fused_range(X, rows, p, bias, z, c, q, xz, xcq, start, stop):
     for k in range(start, stop):
@@ -168,31 +155,6 @@ def _dense_rmatvec_rows(X, rows, u, square, buffers, out):
     for t in range(n_chunks):
         for j in range(out.shape[0]):
             out[j] += buffers[t, j]
-
-
-@jit_parallel
-def _csr_fused_rows(data, indices, indptr, rows, p, bias, z, c, q, buffers, xz, xcq):
-    n_chunks = buffers.shape[0]
-    m = rows.shape[0]
-    for t in prange(n_chunks):
-        buf = buffers[t]
-        buf[:] = 0.0
-        _csr_fused_range(
-            data,
-            indices,
-            indptr,
-            rows,
-            p,
-            bias,
-            z,
-            c,
-            q,
-            buf[0],
-            buf[1],
-            t * m // n_chunks,
-            (t + 1) * m // n_chunks,
-        )
-    _sum_pairs(buffers, xz, xcq)
 
 
 @jit_parallel
@@ -315,8 +277,10 @@ class RowProducts:
         Each active row is read once and serves the product with ``p`` and both
         transposed products (the row is still in cache), so a CGLS iteration streams
         ``X_J`` once instead of twice. ``z`` and ``c`` have one entry per active row; the
-        bias entry (``intercept=True``) is included in every result.
+        bias entry (``intercept=True``) is included in every result. Dense ``X`` only.
         """
+        if self.sparse:
+            raise TypeError("RowProducts.fused is for dense X; use matvec and rmatvec.")
         rows = _unsigned(rows)
         m = rows.shape[0]
         q = np.empty(m, dtype=np.float64)
@@ -330,18 +294,11 @@ class RowProducts:
             if self._pair_buffers is None:
                 n_chunks = self._buffers.shape[0]
                 self._pair_buffers = np.empty((n_chunks, 2, self.n_features), dtype=np.float64)
-            buffers = self._pair_buffers
-            if self.sparse:
-                _csr_fused_rows(*self._csr, rows, w, bias, z, c, q, buffers, head_z, head_cq)
-            else:
-                _dense_fused_rows(X, rows, w, bias, z, c, q, buffers, head_z, head_cq)
+            _dense_fused_rows(X, rows, w, bias, z, c, q, self._pair_buffers, head_z, head_cq)
         else:
             head_z[:] = 0.0
             head_cq[:] = 0.0
-            if self.sparse:
-                _csr_fused_range(*self._csr, rows, w, bias, z, c, q, head_z, head_cq, 0, m)
-            else:
-                _dense_fused_range(X, rows, w, bias, z, c, q, head_z, head_cq, 0, m)
+            _dense_fused_range(X, rows, w, bias, z, c, q, head_z, head_cq, 0, m)
         if self.intercept:
             xz[self.n_features] = z.sum()
             xcq[self.n_features] = float((c * q).sum())

@@ -10,7 +10,7 @@ smoothing of width ``mu``
     h_\\mu(z) = 0 \\; (z \\le 0), \\quad z^2 / (2\\mu) \\; (0 < z < \\mu), \\quad
     z - \\mu / 2 \\; (z \\ge \\mu),
 
-a C^1 piecewise quadratic, minimized by Newton steps with a backtracking line search
+a C^1 piecewise quadratic, minimized by Newton steps with an exact line search
 (an ``(m + 1) x (m + 1)`` system per step, ``O(n m^2)``), and ``mu`` is shrunk until the
 certificate holds. The smoothed minimizer's duals ``alpha_i = C s_i h_mu'(z_i)`` lie in
 the box ``[0, C s_i]`` and satisfy ``sum alpha_i y_i = 0`` at the exact minimizer, so
