@@ -234,6 +234,23 @@ def _feasible_dual(alpha, y, X):
     return a, float(a.sum() - 0.5 * (u @ u))
 
 
+def _certify(scores, w, y, sw, C, a, b_now, Xc):
+    """One certificate: the exact primal at ``(w, b*(w))`` from the scores ``X_c w``, the
+    exact bias ``b*(w)``, the duals ``a`` made feasible and their dual objective."""
+    b = optimal_intercept(scores, y, sw, b0=b_now)
+    primal = 0.5 * float(w @ w) + C * float(sw @ np.maximum(0.0, 1.0 - y * (scores + b)))
+    feasible, dual = _feasible_dual(a, y, Xc)
+    return primal, b, feasible, dual
+
+
+def _result(best, shift, dual_coef, dual, feasible, n_epochs, n_rounds):
+    """The result from the best ``(primal, w, b_centred)`` seen and the best dual bound."""
+    primal, w, b = best
+    res = DCDResult(w, b - float(w @ shift), dual_coef, primal, dual, n_epochs, n_rounds)
+    res.feasible_dual_coef = feasible
+    return res
+
+
 def dcd_weighted_svm(
     X,
     y,
@@ -372,19 +389,12 @@ def dcd_weighted_svm(
             scores = np.asarray(Xc @ w, dtype=np.float64).ravel()
         epochs += int(used)
         b_now = state[0] + sigma * state[1]
-        b = optimal_intercept(scores, y, sw, b0=b_now)
-        primal = 0.5 * float(w_true @ w_true) + C * float(
-            sw @ np.maximum(0.0, 1.0 - y * (scores + b))
-        )
-        a_feas, d = _feasible_dual(alpha, y, Xc)
+        primal, b, a_feas, d = _certify(scores, w_true, y, sw, C, alpha, b_now, Xc)
         if d > dual:
             feasible, dual = a_feas, d
         if best is None or primal < best[0]:
             best = (primal, w_true.copy(), b)
-        res = DCDResult(
-            best[1], best[2] - float(best[1] @ shift), alpha.copy(), best[0], dual, epochs, rounds
-        )
-        res.feasible_dual_coef = feasible
+        res = _result(best, shift, alpha.copy(), dual, feasible, epochs, rounds)
         if res.gap <= gap_tol:
             res.converged = True
             return res

@@ -28,8 +28,8 @@ import numpy as np
 
 from .._config import jit
 from ..validation import check_float_array, check_real
-from ._dcd import DCDResult, _check_weights, _feasible_dual
-from ._svm import _check_labels, optimal_intercept
+from ._dcd import _certify, _check_weights, _result
+from ._svm import _check_labels
 
 __all__ = ["newton_weighted_svm"]
 
@@ -193,15 +193,6 @@ def _polish(Xc, y, cs, z, mu):
     return a
 
 
-def _certificate(Xc, y, sw, C, w, a, b_now):
-    """Exact primal at ``(w, b*(w))``, the duals ``a`` made feasible and their objective."""
-    scores = Xc @ w
-    b = optimal_intercept(scores, y, sw, b0=b_now)
-    primal = 0.5 * float(w @ w) + C * float(sw @ np.maximum(0.0, 1.0 - y * (scores + b)))
-    a, dual = _feasible_dual(a, y, Xc)
-    return primal, b, a, dual
-
-
 def newton_weighted_svm(
     X,
     y,
@@ -296,15 +287,12 @@ def newton_weighted_svm(
         if polished is not None:
             candidates.append((Xc.T @ (polished * y), polished))
         for w_c, a_c in candidates:
-            primal, b_exact, a, d_obj = _certificate(Xc, y, sw, C, w_c, a_c, b)
+            primal, b_exact, a, d_obj = _certify(Xc @ w_c, w_c, y, sw, C, a_c, b, Xc)
             if d_obj > dual:
                 dual, feasible = d_obj, a
             if best is None or primal < best[0]:
                 best = (primal, w_c.copy(), b_exact)
-        res = DCDResult(
-            best[1], best[2] - float(best[1] @ shift), C * sw * slope, best[0], dual, steps, stages
-        )
-        res.feasible_dual_coef = feasible
+        res = _result(best, shift, cs * slope, dual, feasible, steps, stages)
         res.mu = mu
         if res.gap <= gap_tol:
             res.converged = True
