@@ -4,6 +4,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..validation import check_float_array, check_indices
+from ._sums import group_sums
 
 __all__ = ["Clusters"]
 
@@ -122,9 +123,9 @@ class Clusters:
             return np.bincount(self.labels, weights=X, minlength=self.n_clusters).astype(
                 X.dtype, copy=False
             )
-        E = self.indicator().astype(X.dtype).T.tocsr()
-        out = E @ X
-        return out.tocsr() if sp.issparse(out) else np.ascontiguousarray(out)
+        if not sp.issparse(X):  # one Numba pass over the rows (group_sums)
+            return group_sums(X, self.labels, self.n_clusters).astype(X.dtype, copy=False)
+        return (self.indicator().astype(X.dtype).T.tocsr() @ X).tocsr()
 
     def means(self, X):
         """Per-cluster means (the AID paper's aggregated data ``x_k^t``); see :meth:`sums`."""
