@@ -572,7 +572,9 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         Aggregated-problem solver. "auto" is "newton" for the linear kernel with at most
         ``NEWTON_MAX_FEATURES`` (64) features, "dcd-full" for more (no aggregation: AID
         did not pay there; svmcore's dual CD on every row to the certified relative gap
-        ``gap_tol``, reported as a one-iteration run with ``n_clusters_ = n``), and "highs"
+        ``gap_tol``, reported as a one-iteration run with ``n_clusters_ = n``; there is no
+        AID loop, so ``max_iter``, ``time_limit``, ``verbose``, ``progress`` and
+        ``callback`` do not apply), and "highs"
         (the aggregated dual QP with HiGHS) for the other kernels; the paper used
         libsvm, one parameter away as ``solver="libsvm"``. "liblinear" is linear only.
         ``solver_`` records the choice (timings in the package README).
@@ -819,14 +821,14 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         if not linear:
             gamma = float(resolve_gamma(self.gamma, X))
             kernel_params = {"kernel": self.kernel, "degree": self.degree, "coef0": self.coef0}
-        unit = bool((sw == 1).all())
-        data = as_data_source(
-            X, y_signed, None if unit else sw, block_size=self.block_size if linear else None
-        )
         solver = self._solver_name(X)
         if solver == "dcd-full":
             result = _fit_full_dcd(X, y_signed, sw, self.C, self.gap_tol, seed)
         else:
+            unit = bool((sw == 1).all())
+            data = as_data_source(
+                X, y_signed, None if unit else sw, block_size=self.block_size if linear else None
+            )
             problem = _SVCProblem(self, X, kernel_params, gamma, seed, solver)
             result = run_estimator_aid(self, problem, data, seed)
         params = result.solution.params
