@@ -10,7 +10,14 @@ from scipy.optimize import brentq, minimize
 from scipy.special import expit
 
 from l2svm_mfn import MFAClassifier, MFNClassifier
-from l2svm_mfn._mfa import mean_field_annealing, optimize_p, optimize_w, tsvm_objective
+from l2svm_mfn._mfa import (
+    _entropy,
+    _kl,
+    mean_field_annealing,
+    optimize_p,
+    optimize_w,
+    tsvm_objective,
+)
 
 
 @settings(max_examples=40, deadline=None)
@@ -105,6 +112,27 @@ def test_stopping_rules_and_caps():
     np.testing.assert_allclose(temps, [10.0, 10.0 / 1.5][: len(temps)])
     none = MFAClassifier(max_outer=0).fit(X, y)
     assert none.n_iter_ == 0 and none.history_ == []
+
+
+def test_entropy_and_divergence_in_bits_as_svmlin():
+    # SVMlin v1.0 (the authors' code) measures (16) and (17) in bits; natural logarithms
+    # would stop every loop a factor ln 2 earlier and take another annealing path.
+    assert _entropy(np.full(8, 0.5)) == pytest.approx(8.0)
+    p, q = np.array([0.9, 0.2]), np.array([0.5, 0.4])
+    bits = p * np.log2(p / q) + (1 - p) * np.log2((1 - p) / (1 - q))
+    assert _kl(p, q) == pytest.approx(bits.sum())
+    # A belief that underflowed to exactly 0 or 1 keeps the divergence finite.
+    assert np.isfinite(_kl(np.array([0.3, 1.0]), np.array([0.0, 0.2])))
+
+
+def test_inner_loop_stops_at_the_first_kl_below_u_epsilon():
+    X, y, _ = two_clusters(3, n=200)
+    clf = MFAClassifier().fit(X, y)
+    u, eps = int((y == -1).sum()), clf.anneal_tol
+    for outer in {rec["outer"] for rec in clf.history_}:
+        kls = [rec["kl"] for rec in clf.history_ if rec["outer"] == outer]
+        assert all(kl > u * eps for kl in kls[:-1])
+        assert kls[-1] <= u * eps or len(kls) == clf.max_inner
 
 
 def test_better_than_supervised_on_two_clusters():

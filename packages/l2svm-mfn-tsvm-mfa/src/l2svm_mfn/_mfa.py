@@ -15,6 +15,12 @@ from ._mfn import (
     squared_hinge_objective,
 )
 
+#: (16) and (17) in bits, as SVMlin v1.0 (the authors' code) computes them: the paper's
+#: "log" has no base, and natural logarithms stop every loop earlier by a factor ln 2,
+#: which sends the annealing down a different path.
+_LN2 = float(np.log(2.0))
+_BELIEF_CLIP = 1e-8
+
 __all__ = ["MFAResult", "mean_field_annealing", "optimize_p", "optimize_w", "tsvm_objective"]
 
 
@@ -267,11 +273,15 @@ def optimize_w(
 
 
 def _entropy(p):
-    return float((entr(p) + entr(1.0 - p)).sum())
+    return float((entr(p) + entr(1.0 - p)).sum()) / _LN2
 
 
 def _kl(p, q):
-    return float((rel_entr(p, q) + rel_entr(1.0 - p, 1.0 - q)).sum())
+    # Beliefs underflow to exactly 0 or 1 at low T; clipped as SVMlin does, so one
+    # such row does not make the divergence infinite and force max_inner iterations.
+    p = np.clip(p, _BELIEF_CLIP, 1.0 - _BELIEF_CLIP)
+    q = np.clip(q, _BELIEF_CLIP, 1.0 - _BELIEF_CLIP)
+    return float((rel_entr(p, q) + rel_entr(1.0 - p, 1.0 - q)).sum()) / _LN2
 
 
 def mean_field_annealing(
