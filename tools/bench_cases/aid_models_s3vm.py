@@ -48,8 +48,7 @@ import numpy as np
 import pyscipopt  # noqa: F401  (the MIQP solver; without it the case is skipped with a note)
 from _benchkit import Row
 
-from aid_models import AIDS3VMClassifier
-from aid_models._s3vm_miqp import weighted_svm_qp
+from aid_models import AIDS3VMClassifier, weighted_svm_qp
 from svmcore.datasets import load_bundled, make_g241c
 
 from . import REGISTRY

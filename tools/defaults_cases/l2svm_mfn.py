@@ -42,10 +42,10 @@ from l2svm_mfn import (
     MFAClassifier,
     MFNClassifier,
     TSVMClassifier,
+    assign_by_ratio,
     squared_hinge_objective,
+    tsvm_objective,
 )
-from l2svm_mfn._mfa import tsvm_objective
-from l2svm_mfn._tsvm import assign_by_ratio
 
 from . import REGISTRY
 from ._suite import classification_suite, semi_supervised_suite

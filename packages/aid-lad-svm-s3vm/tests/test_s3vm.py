@@ -203,19 +203,22 @@ def test_input_errors_name_the_problem():
         AIDS3VMClassifier(balance="both").fit(X, y)
 
 
+_NON_POSITIVE = st.floats(max_value=0.0, allow_nan=False)
+#: invalid values per parameter: only these are drawn, so every example asserts
+_BAD_VALUES = {
+    "M_l": _NON_POSITIVE,
+    "M_u": _NON_POSITIVE,
+    "time_limit": _NON_POSITIVE,
+    "mip_gap": st.floats(max_value=-np.finfo(float).tiny, allow_nan=False),
+    "initial_aggregation_rate": _NON_POSITIVE
+    | st.floats(min_value=1.0, exclude_min=True, max_value=1e9),
+}
+
+
 @settings(max_examples=15, deadline=None)
-@given(
-    name=st.sampled_from(["M_l", "M_u", "initial_aggregation_rate", "mip_gap", "time_limit"]),
-    value=st.floats(max_value=0.0, allow_nan=False) | st.floats(min_value=1.5, max_value=1e9),
-)
-def test_bad_parameters_raise_naming_the_parameter(name, value):
+@given(name=st.sampled_from(sorted(_BAD_VALUES)), data=st.data())
+def test_bad_parameters_raise_naming_the_parameter(name, data):
     X, y, _ = _tiny(0)
-    bad = (
-        (value <= 0 and name != "mip_gap")
-        or (value < 0)
-        or (name == "initial_aggregation_rate" and value > 1)
-    )
-    if not bad:
-        return
+    value = data.draw(_BAD_VALUES[name], label=name)
     with pytest.raises(ValueError, match=name):
         AIDS3VMClassifier(**{name: value}).fit(X, y)

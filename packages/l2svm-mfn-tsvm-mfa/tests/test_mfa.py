@@ -16,8 +16,8 @@ from l2svm_mfn._mfa import (
     mean_field_annealing,
     optimize_p,
     optimize_w,
-    tsvm_objective,
 )
+from l2svm_mfn._tsvm import tsvm_objective
 
 
 @settings(max_examples=40, deadline=None)

@@ -17,8 +17,10 @@ from sklearn.svm import SVC, SVR
 import lpsvr._estimators
 from lpsvr import LPSVC, LPSVR
 from lpsvr._budget import TimeBudget
-from lpsvr._decomposition import constraint_decomposition, fit_lp_svr, fit_row_column
+from lpsvr._constraint_decomposition import constraint_decomposition
 from lpsvr._lp import RowColumnLP, solve_svr_lp
+from lpsvr._row_column import fit_row_column
+from lpsvr._variable_decomposition import fit_lp_svr
 from svmcore.datasets import load_bundled, make_noisy_sinc
 from svmcore.solvers import InfeasibleError, solve_lp
 

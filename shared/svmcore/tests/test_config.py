@@ -16,7 +16,7 @@ CHILD = textwrap.dedent(
         raise OSError(30, "Read-only file system", self.get_cache_path())
 
     caching._CacheLocator.ensure_cache_path = unwritable
-    from svmcore._config import jit, jit_parallel
+    from svmcore.numba_config import jit, jit_parallel
     from svmcore.linalg import kth_smallest_inplace  # a package kernel, decorated at import
     import numpy as np
 
@@ -54,7 +54,7 @@ def test_kernels_compile_in_memory_when_no_cache_directory_is_writable(tmp_path)
 def test_kernels_are_cached_on_disk_where_a_directory_is_writable(tmp_path):
     code = textwrap.dedent(
         """
-        from svmcore._config import jit
+        from svmcore.numba_config import jit
 
         @jit
         def twice(x):

@@ -1,10 +1,10 @@
-"""No hard-coded ``fastmath=`` anywhere but svmcore/_config.py (stumpy's check_fastmath)."""
+"""No hard-coded ``fastmath=`` anywhere but svmcore/numba_config.py (stumpy's check_fastmath)."""
 
 import pathlib
 import re
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
-ALLOWED = ROOT / "shared" / "svmcore" / "src" / "svmcore" / "_config.py"
+ALLOWED = ROOT / "shared" / "svmcore" / "src" / "svmcore" / "numba_config.py"
 PATTERN = re.compile(r"fastmath\s*=")
 
 
@@ -22,4 +22,4 @@ def test_no_hard_coded_fastmath():
         for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if PATTERN.search(line)
     ]
-    assert not offenders, f"hard-coded fastmath= (use svmcore._config.jit): {offenders}"
+    assert not offenders, f"hard-coded fastmath= (use svmcore.numba_config.jit): {offenders}"

@@ -16,7 +16,7 @@ from svmcore.validation import (
     check_sample_weight,
 )
 
-from . import _kernels
+from . import _derive_ae
 
 __all__ = ["RepresentativeSet", "derive_rs", "fls1", "fls2", "sls"]
 
@@ -313,7 +313,7 @@ def _rng(random_state):
 
 def _derive_group(G, sizes, settings, gamma_out, resid, rep, b):
     """DeriveAE on group ``b`` of a batch: reads ``G[b]``, writes slice ``b`` of the outputs."""
-    return _kernels.derive_ae(G[b], sizes[b], *settings, gamma_out[b], resid[b], rep[b])
+    return _derive_ae.derive_ae(G[b], sizes[b], *settings, gamma_out[b], resid[b], rep[b])
 
 
 def _probe_order(n_groups, batch):

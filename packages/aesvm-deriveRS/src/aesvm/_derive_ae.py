@@ -18,8 +18,8 @@ needs the weights themselves, finishes a loose solve with an exact active-set st
 
 import numpy as np
 
-from svmcore._config import jit
 from svmcore.linalg import kth_smallest_inplace
+from svmcore.numba_config import jit
 
 __all__ = [
     "STATUS_ACCEPTED",

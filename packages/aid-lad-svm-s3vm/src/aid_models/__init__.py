@@ -3,6 +3,7 @@
 from ._lad import AIDLADRegressor, lad_lp, lad_lp_sifting
 from ._lad_ipm import lad_interior_point
 from ._s3vm import AIDS3VMClassifier
+from ._s3vm_miqp import weighted_svm_qp
 from ._svc import AIDSVC, aggregated_dual_bound
 
 __version__ = "0.1.0.dev0"
@@ -16,4 +17,5 @@ __all__ = [
     "lad_interior_point",
     "lad_lp",
     "lad_lp_sifting",
+    "weighted_svm_qp",
 ]

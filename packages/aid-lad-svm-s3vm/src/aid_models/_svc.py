@@ -23,9 +23,14 @@ from aid_core import (
 )
 from svmcore.clustering import Clusters, kmeans_one_iteration
 from svmcore.kernels import kernel_matvec, resolve_gamma
-from svmcore.solvers import SolverError, fit_weighted_svm, optimal_intercept, solve_qp
-from svmcore.solvers._dcd import dcd_weighted_svm
-from svmcore.solvers._newton import newton_weighted_svm
+from svmcore.solvers import (
+    SolverError,
+    dcd_weighted_svm,
+    fit_weighted_svm,
+    newton_weighted_svm,
+    optimal_intercept,
+    solve_qp,
+)
 from svmcore.validation import (
     Interval,
     StrOptions,

@@ -7,6 +7,7 @@ for large sparse data, compatible with SVMlin v1.0 (see ``python -m l2svm_mfn``)
 from ._mfn import MFNResult, l2svm_mfn, squared_hinge_objective
 from ._mfn_classifier import MFNClassifier
 from ._semi_classifiers import MFAClassifier, TSVMClassifier
+from ._tsvm import assign_by_ratio, tsvm_objective
 
 __version__ = "0.1.0.dev0"
 
@@ -14,8 +15,10 @@ __all__ = [
     "MFAClassifier",
     "MFNClassifier",
     "MFNResult",
-    "__version__",
-    "l2svm_mfn",
     "TSVMClassifier",
+    "__version__",
+    "assign_by_ratio",
+    "l2svm_mfn",
     "squared_hinge_objective",
+    "tsvm_objective",
 ]

@@ -7,10 +7,10 @@ import sys
 import numpy as np
 import scipy.sparse as sp
 
-from ._mfa import tsvm_objective
 from ._mfn import squared_hinge_objective
 from ._mfn_classifier import MFNClassifier
 from ._semi_classifiers import MFAClassifier, TSVMClassifier
+from ._tsvm import tsvm_objective
 
 __all__ = ["main", "read_examples", "read_labels"]
 

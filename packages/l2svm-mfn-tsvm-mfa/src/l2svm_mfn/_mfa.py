@@ -14,6 +14,7 @@ from ._mfn import (
     newton_point,
     squared_hinge_objective,
 )
+from ._tsvm import tsvm_objective
 
 #: (16) and (17) in bits, as SVMlin v1.0 (the authors' code) computes them: the paper's
 #: "log" has no base, and natural logarithms stop every loop earlier by a factor ln 2,
@@ -21,7 +22,7 @@ from ._mfn import (
 _LN2 = float(np.log(2.0))
 _BELIEF_CLIP = 1e-8
 
-__all__ = ["MFAResult", "mean_field_annealing", "optimize_p", "optimize_w", "tsvm_objective"]
+__all__ = ["MFAResult", "mean_field_annealing", "optimize_p", "optimize_w"]
 
 
 class MFAResult(NamedTuple):
@@ -50,36 +51,6 @@ class MFAResult(NamedTuple):
     objective: float
     n_iter: int
     history: list
-
-
-def tsvm_objective(w, outputs, y, labeled, lam, lam_u, weight=None):
-    r"""Objective (18): labeled squared hinge over :math:`l`, unlabeled :math:`\max(0, 1-|o|)^2`.
-
-    Parameters
-    ----------
-    w : ndarray of shape (dim,)
-    outputs : ndarray of shape (n_samples,)
-    y : ndarray of shape (n_samples,)
-        Labels in {-1, +1} on labeled rows.
-    labeled : ndarray of bool of shape (n_samples,)
-    lam, lam_u : float (``lam`` may be a vector)
-    weight : ndarray of shape (n_samples,), default=None
-        Extra per-row cost factors; :math:`l` and :math:`u` are then the total
-        labeled and unlabeled weights.
-
-    Returns
-    -------
-    value : float
-    """
-    weight = np.ones(y.shape[0]) if weight is None else weight
-    n_l = weight[labeled].sum()
-    n_u = weight[~labeled].sum()
-    lab_loss = np.maximum(0.0, 1.0 - y[labeled] * outputs[labeled]) ** 2
-    unl_loss = np.maximum(0.0, 1.0 - np.abs(outputs[~labeled])) ** 2
-    value = 0.5 * float(np.sum(lam * w * w)) + 0.5 * float(np.sum(weight[labeled] * lab_loss)) / n_l
-    if n_u > 0:
-        value += 0.5 * lam_u * float(np.sum(weight[~labeled] * unl_loss)) / n_u
-    return value
 
 
 def optimize_p(outputs_u, lam_u, T, r, *, tol=1e-10, max_iter=500):

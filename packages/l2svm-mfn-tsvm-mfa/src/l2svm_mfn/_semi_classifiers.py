@@ -18,9 +18,9 @@ from svmcore.validation import (
 )
 
 from ._base import LinearSVMLinMixin
-from ._mfa import mean_field_annealing, tsvm_objective
+from ._mfa import mean_field_annealing
 from ._mfn import l2svm_mfn
-from ._tsvm import transductive_mfn
+from ._tsvm import transductive_mfn, tsvm_objective
 
 __all__ = ["MFAClassifier", "TSVMClassifier"]
 

@@ -8,7 +8,13 @@ from svmcore.linalg import select
 
 from ._mfn import l2svm_mfn, squared_hinge_objective
 
-__all__ = ["TSVMResult", "assign_by_ratio", "switch_labels", "transductive_mfn"]
+__all__ = [
+    "TSVMResult",
+    "assign_by_ratio",
+    "switch_labels",
+    "transductive_mfn",
+    "tsvm_objective",
+]
 
 
 class TSVMResult(NamedTuple):
@@ -46,8 +52,54 @@ class TSVMResult(NamedTuple):
     history: list
 
 
+def tsvm_objective(w, outputs, y, labeled, lam, lam_u, weight=None):
+    r"""Objective (18): labeled squared hinge over :math:`l`, unlabeled :math:`\max(0, 1-|o|)^2`.
+
+    Parameters
+    ----------
+    w : ndarray of shape (dim,)
+    outputs : ndarray of shape (n_samples,)
+    y : ndarray of shape (n_samples,)
+        Labels in {-1, +1} on labeled rows.
+    labeled : ndarray of bool of shape (n_samples,)
+    lam, lam_u : float (``lam`` may be a vector)
+    weight : ndarray of shape (n_samples,), default=None
+        Extra per-row cost factors; :math:`l` and :math:`u` are then the total
+        labeled and unlabeled weights.
+
+    Returns
+    -------
+    value : float
+    """
+    weight = np.ones(y.shape[0]) if weight is None else weight
+    n_l = weight[labeled].sum()
+    n_u = weight[~labeled].sum()
+    lab_loss = np.maximum(0.0, 1.0 - y[labeled] * outputs[labeled]) ** 2
+    unl_loss = np.maximum(0.0, 1.0 - np.abs(outputs[~labeled])) ** 2
+    value = 0.5 * float(np.sum(lam * w * w)) + 0.5 * float(np.sum(weight[labeled] * lab_loss)) / n_l
+    if n_u > 0:
+        value += 0.5 * lam_u * float(np.sum(weight[~labeled] * unl_loss)) / n_u
+    return value
+
+
 def assign_by_ratio(outputs, n_positive):
-    """Labels in {-1, +1}: +1 for the ``n_positive`` largest outputs (Table 4's thresholding)."""
+    """Labels in {-1, +1}: +1 for the ``n_positive`` largest outputs (Table 4's thresholding).
+
+    For a fixed ``w`` these labels minimize the TSVM objective (7) over the unlabeled
+    labels under the balance constraint (exactly ``n_positive`` positives).
+
+    Parameters
+    ----------
+    outputs : ndarray of shape (u,)
+        Outputs ``w . x`` of the unlabeled rows.
+    n_positive : int
+        Number of rows labeled +1.
+
+    Returns
+    -------
+    labels : ndarray of shape (u,)
+        +1 for the ``n_positive`` largest outputs, -1 elsewhere.
+    """
     labels = -np.ones(outputs.shape[0])
     labels[select(outputs, n_positive, largest=True)] = 1.0
     return labels

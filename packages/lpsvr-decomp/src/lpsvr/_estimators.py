@@ -19,7 +19,7 @@ from svmcore.validation import (
 )
 
 from ._budget import TimeBudget
-from ._decomposition import fit_lp_svr
+from ._variable_decomposition import fit_lp_svr
 
 __all__ = ["LPSVC", "LPSVR"]
 

@@ -17,6 +17,9 @@ datasets
     The papers' synthetic generators and svmlight/libsvm file I/O.
 validation
     The one boundary to scikit-learn's validation utilities.
+numba_config
+    The Numba decorators (``jit``, ``jit_parallel``, ``jit_scalar``) and fast-math flags
+    every jitted kernel of the monorepo is compiled with.
 """
 
 from ._threads import effective_n_threads, numba_threads, thread_map

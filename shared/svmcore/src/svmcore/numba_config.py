@@ -1,4 +1,5 @@
-"""Numba compilation settings shared by every jitted kernel of the monorepo.
+"""Numba compilation settings shared by every jitted kernel of the monorepo (public:
+the method packages compile their own kernels through these decorators).
 
 All kernels are compiled through :func:`jit`, :func:`jit_parallel` or
 :func:`jit_scalar` so that the fastmath flags live in one place. ``nnan`` and ``ninf``
@@ -15,6 +16,8 @@ the stumpy/pynndescent habit of not caching parallel kernels, which predates it)
 import functools
 
 import numba
+
+__all__ = ["FASTMATH", "FASTMATH_SCALAR", "jit", "jit_parallel", "jit_scalar"]
 
 #: LLVM fast-math flags: reassociation and contraction only; no NaN/inf assumptions.
 FASTMATH = frozenset({"nsz", "arcp", "contract", "afn", "reassoc"})

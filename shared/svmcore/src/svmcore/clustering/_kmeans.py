@@ -4,7 +4,7 @@ import numpy as np
 from numba import prange
 from scipy.spatial import cKDTree
 
-from .._config import jit_parallel
+from ..numba_config import jit_parallel
 from ..validation import check_float_array, check_positive_int
 
 __all__ = ["kmeans_one_iteration"]

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .._config import jit
+from ..numba_config import jit
 from ..validation import check_float_array
 
 __all__ = ["group_sums"]

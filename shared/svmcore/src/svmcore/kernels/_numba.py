@@ -11,7 +11,7 @@ parallel pass was measured 3x faster on a 5000 x 5000 block (0.09 s vs 0.25 s, f
 
 from numba import prange
 
-from .._config import jit, jit_parallel
+from ..numba_config import jit, jit_parallel
 
 __all__ = ["poly_from_dot", "scaled_sqdist_direct", "scaled_sqdist_from_dot"]
 

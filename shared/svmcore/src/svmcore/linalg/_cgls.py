@@ -6,7 +6,7 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
-from .._config import jit
+from ..numba_config import jit
 from ..validation import check_float_array, check_indices, check_positive_int, check_real
 from ._products import RowProducts
 

@@ -27,7 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import prange
 
-from .._config import jit, jit_parallel, jit_scalar
+from ..numba_config import jit, jit_parallel, jit_scalar
 from ..validation import check_float_array, check_indices
 
 __all__ = ["RowProducts", "matvec_rows", "rmatvec_rows"]

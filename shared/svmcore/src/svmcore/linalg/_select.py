@@ -4,7 +4,7 @@ import numbers
 
 import numpy as np
 
-from .._config import jit
+from ..numba_config import jit
 from ..validation import check_float_array
 
 __all__ = ["kth_smallest", "kth_smallest_inplace", "select"]

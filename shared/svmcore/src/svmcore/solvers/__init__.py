@@ -1,5 +1,8 @@
-"""Solver adapters: weighted SVM (libsvm/liblinear) and LP/QP (HiGHS), with status checking."""
+"""Solver adapters: weighted SVM (libsvm/liblinear, and certified dual coordinate descent
+and Newton solvers of the linear problem with an unregularized bias) and LP/QP (HiGHS),
+with status checking."""
 
+from ._dcd import DCDResult, dcd_weighted_svm
 from ._errors import (
     InfeasibleError,
     SolverError,
@@ -9,9 +12,11 @@ from ._errors import (
     raise_for_status,
 )
 from ._highs import LinearProgram, LPBasis, LPResult, solve_lp, solve_qp
+from ._newton import newton_weighted_svm
 from ._svm import WeightedSVMResult, fit_weighted_svm, hinge_objective, optimal_intercept
 
 __all__: list[str] = [
+    "DCDResult",
     "InfeasibleError",
     "LPBasis",
     "LPResult",
@@ -21,8 +26,10 @@ __all__: list[str] = [
     "SolverLimitWarning",
     "UnboundedError",
     "WeightedSVMResult",
+    "dcd_weighted_svm",
     "fit_weighted_svm",
     "hinge_objective",
+    "newton_weighted_svm",
     "optimal_intercept",
     "raise_for_status",
     "solve_lp",

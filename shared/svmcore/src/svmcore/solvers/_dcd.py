@@ -27,7 +27,7 @@ the duals made exactly feasible for ``sum alpha_i y_i = 0`` (weak duality).
 import numpy as np
 import scipy.sparse as sp
 
-from .._config import jit
+from ..numba_config import jit
 from ..validation import check_float_array, check_real
 from ._svm import _check_labels, optimal_intercept
 

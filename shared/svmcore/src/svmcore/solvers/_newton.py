@@ -26,7 +26,7 @@ about the weights' scale.
 
 import numpy as np
 
-from .._config import jit
+from ..numba_config import jit
 from ..validation import check_float_array, check_real
 from ._dcd import _certify, _check_weights, _result
 from ._svm import _check_labels

@@ -1,0 +1,252 @@
+"""Exact LP-SVR by separate row and column generation (not in the paper).
+
+The column set P (coefficients that may be nonzero) and the row set R (single tube
+constraints) grow separately in one HiGHS model (:class:`lpsvr._lp.RowColumnLP`), from
+the solution on a random subsample; see :func:`fit_row_column`.
+"""
+
+import time
+import warnings
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+
+from svmcore.kernels import gram, kernel_matvec
+
+from ._budget import TimeBudget
+from ._lp import RowColumnLP, kkt_residuals
+from ._result import FitResult, _result_at, _sample_multipliers
+
+__all__ = ["fit_row_column"]
+
+
+def _price(X, rows_idx, beta, kernel_params, n_jobs):
+    """``g = K(X[rows_idx], X_S) beta_S`` over the samples S with nonzero beta."""
+    nz = np.flatnonzero(beta)
+    if nz.size == 0 or rows_idx.size == 0:
+        return np.zeros(rows_idx.size)
+    return kernel_matvec(X[rows_idx], X[nz], beta[nz], **kernel_params, n_jobs=n_jobs)
+
+
+def _diverse(X, ranked, k, kernel_params, max_similarity=0.9):
+    """Up to ``k`` of ``ranked`` (best first), skipping near-copies of those already taken.
+
+    Neighbouring samples have nearly the same reduced cost, so the k most
+    violating columns are often k copies of one direction; a candidate is
+    skipped when its normalized kernel value ``k(a, b) / sqrt(k(a, a) k(b, b))``
+    with a taken one exceeds ``max_similarity``. Skipped columns are priced
+    again in the next round, so exactness is unaffected.
+    """
+    top = ranked[: 20 * k]
+    if top.size <= 1:
+        return top
+    K = gram(X, rows=top, cols=top, **kernel_params)
+    diag = np.sqrt(np.maximum(np.diag(K), 1e-300))
+    S = K / diag[:, None] / diag[None, :]
+    taken = []
+    for t in range(top.size):
+        if all(S[t, a] <= max_similarity for a in taken):
+            taken.append(t)
+            if len(taken) == k:
+                break
+    return top[taken]
+
+
+def fit_row_column(
+    X,
+    d,
+    cost,
+    *,
+    epsilon,
+    kernel_params,
+    B0=100,
+    max_iter=1000,
+    tol=1e-6,
+    lp_tol=None,
+    budget=None,
+    random_state=None,
+    n_jobs=None,
+    verbose=0,
+    price_size=1000,
+    max_add_columns=100,
+    coarsen=4,
+    min_level=500,
+):
+    """Exact LP-SVR by separate row and column generation (not in the paper).
+
+    Algorithm 2 couples variables and constraints: the working set B holds
+    both the coefficients alpha_i and the two rows of every i in B, so every
+    sample outside the tube must enter B and the sub-LP is a dense
+    |B| x |B| block. Here the column set P (coefficients that may be
+    nonzero, about the number of support vectors) and the row set R (single
+    tube constraints) are separate. Each round solves the LP over (P, R)
+    warm, then runs the same KKT check as Algorithm 2 step 3 on all N
+    samples: a constraint not in R that the current f violates joins R
+    (primal infeasibility); when none does, the reduced costs
+    ``1 -+ g_i``, ``g = K beta`` (dual infeasibility of alpha_i, Algorithm 2's
+    ``|g_j| <= 1``) are priced - first on ``price_size`` random samples, then
+    on all N (``g`` kept up to date by the change of beta only) - and the
+    ``max_add_columns`` most violating columns join P. Rows and columns are
+    only added, so the loop is finite; when nothing violates, the point
+    satisfies the KKT conditions (6a)-(6d) of the full corrected LP.
+
+    Start: when ``N >= coarsen * min_level`` the same method first solves
+    a random ``1/coarsen`` subsample exactly (recursively); its nonzero
+    coefficients and its rows with positive multipliers seed P and R.
+    Otherwise P and R start from ``B0`` random samples (both rows each).
+
+    Every round (and every subsample level) solves within the time left of
+    ``budget`` (:class:`~lpsvr._budget.TimeBudget`, None: no limit); when the
+    deadline passes, the last round's solution is returned with
+    ``converged=False`` (before the first round: the subsample solution,
+    alpha = 0 on the other samples, or the zero function). The caller warns.
+    """
+    N = X.shape[0]
+    rng = np.random.default_rng(random_state)
+    budget = TimeBudget() if budget is None else budget
+    kw = dict(
+        epsilon=epsilon,
+        kernel_params=kernel_params,
+        B0=B0,
+        max_iter=max_iter,
+        tol=tol,
+        lp_tol=lp_tol,
+        budget=budget,
+        n_jobs=n_jobs,
+        verbose=verbose,
+        price_size=price_size,
+        max_add_columns=max_add_columns,
+        coarsen=coarsen,
+        min_level=min_level,
+    )
+    history = []
+    # the current solution: the subsample's (alpha = 0 elsewhere) or the zero function
+    alpha, b, mu, nu = np.zeros(N), 0.0, np.zeros(N), np.zeros(N)
+    if coarsen > 1 and N >= coarsen * min_level:
+        sub = np.sort(rng.choice(N, size=N // coarsen, replace=False))
+        coarse = fit_row_column(X[sub], d[sub], cost[sub], random_state=rng, **kw)
+        history = coarse.history
+        alpha[sub], b, mu[sub], nu[sub] = coarse.alpha, coarse.b, coarse.mu, coarse.nu
+        if budget.expired():
+            return _result_at(
+                X, d, cost, epsilon, alpha, b, mu, nu, kernel_params, n_jobs, history=history
+            )
+        start = sub[coarse.alpha != 0.0]
+        if start.size == 0:
+            start = sub[:1]
+        lo, hi = sub[coarse.mu > 0.0], sub[coarse.nu > 0.0]
+        row_samples = np.r_[lo, hi]
+        row_signs = np.r_[-np.ones(lo.size), np.ones(hi.size)]
+    else:
+        start = np.sort(rng.choice(N, size=min(B0, N), replace=False))
+        row_samples = np.r_[start, start]
+        row_signs = np.r_[-np.ones(start.size), np.ones(start.size)]
+    lp = RowColumnLP(X, d, cost, epsilon, kernel_params, n_jobs=n_jobs, lp_tol=lp_tol)
+    in_cols = np.zeros(N, dtype=bool)
+    in_rows = np.zeros((2, N), dtype=bool)  # [0]: rows s = -1, [1]: rows s = +1
+    lp.add_columns(start)
+    in_cols[start] = True
+    lp.add_rows(row_samples, row_signs)
+    in_rows[(row_signs > 0).astype(np.intp), row_samples] = True
+    converged = False
+    g_all = None  # g = K beta_g on all N samples, updated by changes of beta
+    beta_g = np.zeros(N)
+    t0 = time.perf_counter()
+    n_price = min(price_size, N)
+    n_done = 0
+    for it in range(1, max_iter + 1):
+        solved = budget.run(lp.solve)
+        if solved is None:
+            break  # deadline: keep the last round's solution
+        alpha_P, b, pi, fun, _ = solved
+        n_done = it
+        alpha = np.zeros(N)
+        alpha[lp.cols] = alpha_P
+        keep = np.flatnonzero(alpha_P)
+        f = np.full(N, b)
+        if keep.size:
+            f += kernel_matvec(X, X[lp.cols[keep]], alpha_P[keep], **kernel_params, n_jobs=n_jobs)
+        mu, nu = _sample_multipliers(lp, pi, N)
+        beta = mu - nu
+        # primal check: constraints outside R violated by the current f
+        over = np.stack([d - f - epsilon, f - d - epsilon])
+        over[in_rows] = 0.0
+        side, new_rows = np.nonzero(over > tol)
+        step = "rows"
+        added = new_rows.size
+        if added:
+            lp.add_rows(new_rows, 2.0 * side - 1.0)
+            in_rows[side, new_rows] = True
+        else:
+            # dual check: reduced costs 1 -+ g_i of the columns outside P
+            out = np.flatnonzero(~in_cols)
+            viol = np.zeros(0)
+            if g_all is None:
+                step = "partial pricing"
+                cand = rng.choice(out, size=min(n_price, out.size), replace=False)
+                viol = np.abs(_price(X, cand, beta, kernel_params, n_jobs)) - 1.0
+            if not (viol > tol).any():
+                step = "full pricing"
+                if g_all is None:
+                    g_all = _price(X, np.arange(N), beta, kernel_params, n_jobs)
+                else:
+                    g_all += _price(X, np.arange(N), beta - beta_g, kernel_params, n_jobs)
+                beta_g = beta
+                cand = out
+                viol = np.abs(g_all[out]) - 1.0
+            hit = np.flatnonzero(viol > tol)
+            order = cand[hit[np.argsort(-viol[hit], kind="stable")]]
+            new_cols = _diverse(X, order, max_add_columns, kernel_params)
+            added = new_cols.size
+            lp.add_columns(new_cols)
+            in_cols[new_cols] = True
+        xi = np.maximum(np.abs(d - f) - epsilon, 0.0)
+        objective = float(np.abs(alpha).sum() + cost @ xi)
+        history.append(
+            {
+                "iteration": it,
+                "n_samples": N,
+                "working_set_size": int(lp.cols.size),
+                "n_rows": int(lp.row_sample.size),
+                "sub_objective": fun,
+                "objective": objective,
+                "step": step,
+                "n_added": int(added),
+                "time": time.perf_counter() - t0,
+            }
+        )
+        if verbose:
+            print(  # noqa: T201 - verbose progress, as scikit-learn's estimators do
+                f"[LPSVR] N={N} round {it}: |P|={lp.cols.size} |R|={lp.row_sample.size} "
+                f"LP={fun:.8g} full={objective:.8g} {step}: +{added}"
+            )
+        if added == 0:
+            converged = True
+            break
+    else:
+        warnings.warn(
+            f"LP-SVR row/column generation did not converge in max_iter={max_iter} "
+            "rounds; the solution is suboptimal.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+    if n_done == 0:  # deadline before the first round
+        return _result_at(
+            X, d, cost, epsilon, alpha, b, mu, nu, kernel_params, n_jobs, history=history
+        )
+    if g_all is None or not np.array_equal(beta_g, beta):
+        g_all = _price(X, np.arange(N), beta, kernel_params, n_jobs)
+    kkt = kkt_residuals(f, g_all, d, alpha, mu, nu, cost, epsilon)
+    return FitResult(
+        alpha,
+        b,
+        mu,
+        nu,
+        f,
+        kkt["objective"],
+        kkt,
+        converged,
+        n_done,
+        history=history,
+        columns=lp.cols,
+    )
