@@ -282,7 +282,7 @@ def test_budgets_and_callback_stop_early():
 
 @pytest.mark.parametrize("kernel", ["linear", "rbf"])
 def test_highs_qp_failure_falls_back_to_libsvm(kernel, monkeypatch):
-    import aid_models._svc as svc_module
+    import aid_models._svc_problem as svc_module
     from svmcore.solvers import SolverError
 
     def failing_qp(*args, **kwargs):

@@ -4,7 +4,8 @@ from ._lad import AIDLADRegressor, lad_lp, lad_lp_sifting
 from ._lad_ipm import lad_interior_point
 from ._s3vm import AIDS3VMClassifier
 from ._s3vm_miqp import weighted_svm_qp
-from ._svc import AIDSVC, aggregated_dual_bound
+from ._svc import AIDSVC
+from ._svc_problem import aggregated_dual_bound
 
 __version__ = "0.1.0.dev0"
 
