@@ -46,7 +46,8 @@ class InterceptLAD(AIDProblem):
         _, y_sum, w_sum = cluster_sums(data, clusters.labels, clusters.n_clusters)
         return y_sum / w_sum, w_sum
 
-    def solve(self, aggregated, *, attempt=0, previous=None):
+    def solve(self, aggregated, context=None, *, attempt=0, previous=None):
+        # ``context``: aid-core's SolveContext; the keywords keep older commits benchmarkable
         means, weights = aggregated
         order = np.argsort(means, kind="stable")
         cumulative = np.cumsum(weights[order])

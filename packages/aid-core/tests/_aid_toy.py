@@ -24,6 +24,7 @@ class MedianProblem(AIDProblem):
         self.corrupt_attempts = corrupt_attempts
         self.max_attempts = max_attempts
         self.solve_calls = []
+        self.contexts = []
 
     def initial_clusters(self, data, random_state):
         rng = np.random.default_rng(random_state)
@@ -34,15 +35,17 @@ class MedianProblem(AIDProblem):
         keep = w_sum > 0
         return y_sum[keep] / w_sum[keep], w_sum[keep]
 
-    def solve(self, aggregated, *, attempt=0, previous=None):
+    def solve(self, aggregated, context):
+        attempt = context.attempt
         self.solve_calls.append(attempt)
+        self.contexts.append(context)
         means, weights = aggregated
         beta = weighted_median(means, weights)
         objective = float(weights @ np.abs(means - beta))
         if attempt < self.corrupt_attempts:
             # An "inexact solver" whose claimed bound is far above anything feasible.
             return AggregatedSolution(beta, objective, lower_bound=1e12, note="bad")
-        return AggregatedSolution(beta, objective, note=f"attempt {attempt}")
+        return AggregatedSolution(beta, objective, note=f"attempt {attempt}", backend="median")
 
     def evaluate(self, data, clusters, solution):
         r = data.map_rows(lambda b: b.y - solution.params)

@@ -3,10 +3,11 @@ import sys
 
 import numpy as np
 import pytest
-from _aid_toy import MedianProblem
+from _aid_toy import MedianProblem, weighted_median
 
 from aid_core import (
     COLUMNS,
+    AggregatedSolution,
     AIDHistory,
     ArraySource,
     CertificateWarning,
@@ -75,6 +76,48 @@ def test_history_has_table_10_columns():
     assert len(h.to_table().splitlines()) == len(h) + 1
     with pytest.raises(KeyError, match="Unknown column"):
         h.column("nope")
+    # the solver's fields are structured columns, not text to parse
+    assert list(h.column("backend")) == ["median"] * len(h)
+    np.testing.assert_array_equal(h.column("solver_gap"), 0.0)
+
+
+def test_solve_context_carries_the_state_of_the_run():
+    X, y, _ = _data(seed=4)
+    prob = MedianProblem()
+    res = run_aid(prob, as_data_source(X, y), gap_tol=1e-12, random_state=3)
+    h = res.history
+    assert len(prob.contexts) == len(h) >= 3
+    first = prob.contexts[0]
+    assert first.iteration == 0 and first.attempt == 0 and first.previous is None
+    assert first.e_best == math.inf and first.lower_bound == -math.inf
+    assert first.outer_gap == math.inf and first.gap_tol == 1e-12
+    for t, ctx in enumerate(prob.contexts[1:], start=1):
+        assert ctx.iteration == t
+        assert ctx.e_best == h[t - 1]["E_best"]  # the run's E_best before this solve
+        assert ctx.lower_bound == h[t - 1]["lower_bound"]
+        assert ctx.previous.objective == h[t - 1]["F"]
+        assert ctx.outer_gap == pytest.approx((ctx.e_best - ctx.previous.bound) / abs(ctx.e_best))
+
+
+class _LegacyProblem(MedianProblem):
+    """A problem written for the keyword signature of aid-core <= 0.1.0.dev0."""
+
+    def solve(self, aggregated, *, attempt=0, previous=None):
+        self.solve_calls.append((attempt, previous))
+        means, weights = aggregated
+        beta = weighted_median(means, weights)
+        return AggregatedSolution(beta, float(weights @ np.abs(means - beta)))
+
+
+def test_legacy_solve_signature_still_runs_with_a_future_warning():
+    X, y, _ = _data(seed=5)
+    new = run_aid(MedianProblem(), as_data_source(X, y), gap_tol=0.0, random_state=2)
+    legacy = _LegacyProblem()
+    with pytest.warns(FutureWarning, match="SolveContext"):
+        old = run_aid(legacy, as_data_source(X, y), gap_tol=0.0, random_state=2)
+    assert old.solution.params == new.solution.params
+    assert legacy.solve_calls[0] == (0, None)
+    assert legacy.solve_calls[1][1] is not None  # the previous solution is passed on
 
 
 def test_gap_stop():
@@ -116,6 +159,26 @@ def test_time_limit_stop():
         MedianProblem(), as_data_source(X, y), gap_tol=0.0, time_limit=1e-12, random_state=0
     )
     assert res.stop_reason == "time_limit" and res.n_iter == 1
+
+
+def test_time_limit_reads_the_given_clock():
+    # One second per reading: 0 and 1 around the initial clustering, 2 the loop's start,
+    # then two per iteration (its start and end), so iteration t ends 2(t + 1) s after the
+    # loop's start and the limit of 3.5 s stops the run after the second one.
+    ticks = iter(range(100))
+    X, y, _ = _data(n=1000, seed=6)
+    res = run_aid(
+        MedianProblem(),
+        as_data_source(X, y),
+        gap_tol=0.0,
+        time_limit=3.5,
+        random_state=0,
+        clock=lambda: float(next(ticks)),
+    )
+    assert res.stop_reason == "time_limit" and res.n_iter == 2
+    assert res.init_time == 1.0
+    assert [rec["iter_time"] for rec in res.history] == [1.0, 1.0]
+    assert [rec["cum_time"] for rec in res.history] == [2.0, 4.0]
 
 
 def test_streaming_sources_equal_in_memory(tmp_path):

@@ -8,7 +8,13 @@ over a :class:`DataSource` (in-memory array, memory map, or chunk iterator).
 from ._data import ArraySource, Block, ChunkSource, DataSource, as_data_source, cluster_sums
 from ._history import COLUMNS, AIDHistory
 from ._loop import STOP_REASONS, AIDResult, CertificateWarning, relative_gap, run_aid
-from ._protocol import AggregatedSolution, AIDProblem, Evaluation, violated_clusters
+from ._protocol import (
+    AggregatedSolution,
+    AIDProblem,
+    Evaluation,
+    SolveContext,
+    violated_clusters,
+)
 
 __version__ = "0.1.0.dev0"
 
@@ -25,6 +31,7 @@ __all__ = [
     "ChunkSource",
     "DataSource",
     "Evaluation",
+    "SolveContext",
     "__version__",
     "as_data_source",
     "cluster_sums",

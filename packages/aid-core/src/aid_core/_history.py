@@ -22,6 +22,8 @@ COLUMNS = {
     "iter_time": ("iter s", "{:.3f}"),
     "cum_time": ("cum s", "{:.3f}"),
     "train_rate": ("train", "{:.2%}"),
+    "backend": ("backend", "{}"),
+    "solver_gap": ("solver gap", "{:.1e}"),
     "note": ("note", "{}"),
 }
 
@@ -35,7 +37,9 @@ class AIDHistory(list):
     inexact); ``E`` the original objective E^t; ``E_best`` min over s <= t of E^s; ``gap``
     (E_best - lower_bound) / E_best; ``n_split`` clusters violating the optimality
     condition; ``iter_time``/``cum_time`` seconds (the initial clustering excluded, as in
-    Table 10); ``train_rate`` training accuracy or ``None``; ``note`` solver remarks.
+    Table 10); ``train_rate`` training accuracy or ``None``; ``backend`` the solver of
+    the aggregated problem and ``solver_gap`` its own relative gap (``AggregatedSolution``'s
+    fields; for code); ``note`` solver remarks (for people, not parsed).
     """
 
     def column(self, key) -> np.ndarray:
@@ -43,7 +47,7 @@ class AIDHistory(list):
         if key not in COLUMNS:
             raise KeyError(f"Unknown column {key!r}; expected one of {list(COLUMNS)}.")
         values = [rec.get(key) for rec in self]
-        if key == "note":
+        if key in _TEXT:
             return np.array(values, dtype=object)
         return np.array([np.nan if v is None else v for v in values], dtype=float)
 
@@ -61,6 +65,7 @@ def _cell(key, value) -> str:
 
 
 _WIDTHS = {"note": 0, "t": 4, "n_clusters": 8, "n_split": 6}
+_TEXT = ("backend", "note")
 
 
 def format_header() -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import math
 import time
 import warnings
@@ -15,7 +17,7 @@ from svmcore.validation import check_positive_int, check_real
 
 from ._data import DataSource
 from ._history import AIDHistory, format_header, format_row
-from ._protocol import AggregatedSolution, AIDProblem, Evaluation
+from ._protocol import AggregatedSolution, AIDProblem, Evaluation, SolveContext
 
 __all__ = ["STOP_REASONS", "AIDResult", "CertificateWarning", "relative_gap", "run_aid"]
 
@@ -91,6 +93,7 @@ def run_aid(
     progress: bool = False,
     callback: Callable[[dict], bool | None] | None = None,
     random_state=None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> AIDResult:
     """Run AID (Algorithm 1) on ``problem`` over ``data``.
 
@@ -123,6 +126,9 @@ def run_aid(
         ``"evaluation"``); returning ``True`` stops the run (``stop_reason="callback"``).
     random_state : int, RandomState instance or None
         Passed to ``problem.initial_clusters``.
+    clock : callable, default=time.perf_counter
+        Seconds as a float, read for ``time_limit``, ``init_time`` and the history's
+        times; tests pass a deterministic clock.
 
     Returns
     -------
@@ -142,12 +148,13 @@ def run_aid(
     if callback is not None and not callable(callback):
         raise TypeError(f"callback must be callable or None; got {type(callback).__name__}.")
 
+    solve = _solver_of(problem)
     bar = _progress_bar(max_iter) if progress else None
     n = data.n_samples
-    start = time.perf_counter()
+    start = clock()
     clusters = problem.initial_clusters(data, random_state)
-    init_time = time.perf_counter() - start
-    loop_start = time.perf_counter()
+    init_time = clock() - start
+    loop_start = clock()
 
     history = AIDHistory()
     lower = -math.inf
@@ -159,10 +166,13 @@ def run_aid(
         print(format_header(), flush=True)
     try:
         for t in range(max_iter):
-            t0 = time.perf_counter()
+            t0 = clock()
             aggregated = problem.aggregate(data, clusters)
+            context = SolveContext(
+                iteration=t, previous=previous, e_best=e_best, lower_bound=lower, gap_tol=gap_tol
+            )
             solution, evaluation, note, certified = _solve_certified(
-                problem, data, clusters, aggregated, previous, lower, certificate_rtol
+                problem, solve, data, clusters, aggregated, context, certificate_rtol
             )
             if best is None or evaluation.objective < e_best:
                 e_best = evaluation.objective
@@ -172,7 +182,7 @@ def run_aid(
             gap = relative_gap(e_best, lower)
             n_before = clusters.n_clusters
             new_clusters, n_split = problem.decluster(clusters, evaluation)
-            now = time.perf_counter()
+            now = clock()
             record = {
                 "t": t,
                 "n_clusters": int(n_before),
@@ -186,6 +196,8 @@ def run_aid(
                 "iter_time": now - t0,
                 "cum_time": now - loop_start,
                 "train_rate": evaluation.score,
+                "backend": solution.backend,
+                "solver_gap": float(solution.gap),
                 "note": note,
                 **evaluation.extra,
             }
@@ -236,12 +248,36 @@ def run_aid(
     )
 
 
-def _solve_certified(problem, data, clusters, aggregated, previous, lower, rtol):
+def _solver_of(problem):
+    """``problem.solve`` as ``f(aggregated, context)``.
+
+    A problem written for aid-core <= 0.1.0.dev0's ``solve(aggregated, *, attempt,
+    previous)`` still runs, with a FutureWarning: the keyword form goes in a later release.
+    """
+    parameters = inspect.signature(problem.solve).parameters
+    if "context" in parameters or not {"attempt", "previous"} & set(parameters):
+        return problem.solve
+    warnings.warn(
+        f"{type(problem).__name__}.solve(aggregated, *, attempt, previous) is deprecated: "
+        "accept solve(aggregated, context) with an aid_core.SolveContext, which carries "
+        "the attempt, the previous solution and the state of the run.",
+        FutureWarning,
+        stacklevel=3,
+    )
+
+    def legacy(aggregated, context):
+        return problem.solve(aggregated, attempt=context.attempt, previous=context.previous)
+
+    return legacy
+
+
+def _solve_certified(problem, solve, data, clusters, aggregated, context, rtol):
     """Solve, evaluate, and re-solve while the certificate contradicts the theory."""
     notes = []
+    lower = context.lower_bound
     attempts = max(int(problem.max_attempts), 1)
     for attempt in range(attempts):
-        solution = problem.solve(aggregated, attempt=attempt, previous=previous)
+        solution = solve(aggregated, dataclasses.replace(context, attempt=attempt))
         if not isinstance(solution, AggregatedSolution):
             raise TypeError(
                 f"{type(problem).__name__}.solve must return an AggregatedSolution; "

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-__all__ = ["AIDProblem", "AggregatedSolution", "Evaluation", "violated_clusters"]
+__all__ = ["AIDProblem", "AggregatedSolution", "Evaluation", "SolveContext", "violated_clusters"]
 
 
 @dataclass
@@ -26,18 +27,80 @@ class AggregatedSolution:
         inexact solver); ``None`` means ``objective`` is exact. By Props 2/4 it is also a
         lower bound on the original optimum E^*, so the loop's gap uses it.
     note : str
-        What the solver did (method, status, retries), copied to ``history_``.
+        What the solver did (method, status, retries), for people: copied to
+        ``history_``, never parsed by code (the fields below carry what code reads).
+    backend : str
+        The solver that produced ``params`` (e.g. ``"highs-lp"``, ``"libsvm"``,
+        ``"dcd"``), copied to the history record's ``backend``.
+    converged : bool
+        Whether that solver met its own stopping rule (False: it hit an iteration or
+        time limit; ``lower_bound`` still holds).
+    warm_start : Any
+        What the next aggregated solve may start from (e.g. an optimal LP basis with the
+        cluster labels it belongs to); the loop hands it back as
+        ``SolveContext.previous.warm_start``, so no problem keeps it between steps.
     """
 
     params: Any
     objective: float
     lower_bound: float | None = None
     note: str = ""
+    backend: str = ""
+    converged: bool = True
+    warm_start: Any = None
 
     @property
     def bound(self) -> float:
         """The value certified to be <= E^*: ``lower_bound`` if given, else ``objective``."""
         return self.objective if self.lower_bound is None else self.lower_bound
+
+    @property
+    def gap(self) -> float:
+        """Relative gap of the aggregated solve, ``(objective - bound) / |objective|``."""
+        return max(self.objective - self.bound, 0.0) / max(abs(self.objective), 1e-300)
+
+
+@dataclass(frozen=True)
+class SolveContext:
+    """What the AID loop knows when it asks for an aggregated solve.
+
+    The loop builds one per call of :meth:`AIDProblem.solve`, so a model reads the
+    state of the run here instead of keeping it between steps.
+
+    Attributes
+    ----------
+    iteration : int
+        t, the index of the aggregated problem (0 for the first).
+    attempt : int
+        0 for the first try of this aggregated problem; the loop calls again with
+        ``attempt + 1`` when the certificate misbehaves (see ``AIDProblem.max_attempts``),
+        and the model should then tighten its tolerance or switch solver.
+    previous : AggregatedSolution or None
+        The previous iteration's solution, for warm starts (None at t = 0).
+    e_best : float
+        E_best, the smallest original objective E^t seen so far (inf at t = 0).
+    lower_bound : float
+        The largest certified lower bound on E^* so far (-inf at t = 0).
+    gap_tol : float
+        The loop's target relative gap.
+    """
+
+    iteration: int = 0
+    attempt: int = 0
+    previous: AggregatedSolution | None = None
+    e_best: float = math.inf
+    lower_bound: float = -math.inf
+    gap_tol: float = 0.0
+
+    @property
+    def outer_gap(self) -> float:
+        """``(e_best - previous.bound) / |e_best|``: how far the run is from the optimum.
+
+        inf while there is no finite E_best or no previous solution.
+        """
+        if self.previous is None or not math.isfinite(self.e_best):
+            return math.inf
+        return (self.e_best - self.previous.bound) / max(abs(self.e_best), 1e-300)
 
 
 @dataclass
@@ -75,7 +138,10 @@ class AIDProblem(ABC):
 
     The loop (:func:`aid_core.run_aid`) calls ``initial_clusters`` once, then repeats
     ``aggregate`` -> ``solve`` -> ``evaluate`` -> ``decluster`` until the optimality
-    condition holds or another stopping rule fires.
+    condition holds or another stopping rule fires. Everything a step needs from the run
+    comes in through its arguments (``solve`` gets a :class:`SolveContext`); a problem
+    keeps no state between steps except a cache it documents (e.g. kernel columns of
+    clusters that were not split), which must not change any result.
     """
 
     @abstractmethod
@@ -87,19 +153,23 @@ class AIDProblem(ABC):
         """Return the aggregated data (any object ``solve`` accepts) for ``clusters``."""
 
     @abstractmethod
-    def solve(self, aggregated, *, attempt: int = 0, previous=None) -> AggregatedSolution:
+    def solve(self, aggregated, context: SolveContext) -> AggregatedSolution:
         """Solve the aggregated problem.
 
         Parameters
         ----------
         aggregated : object
             What ``aggregate`` returned.
-        attempt : int, default=0
-            0 for the first try; the loop calls again with ``attempt + 1`` when the
-            certificate misbehaves (see ``max_attempts``), and the model should then
-            tighten its tolerance or switch solver and say so in ``note``.
-        previous : AggregatedSolution or None
-            The previous iteration's solution, for warm starts.
+        context : SolveContext
+            The state of the run: iteration, attempt (a retry after a misbehaving
+            certificate should tighten the tolerance or switch solver, and say so in
+            ``note``), the previous solution for warm starts, E_best, the lower bound and
+            the gap target.
+
+        Returns
+        -------
+        AggregatedSolution
+            F^t, its certified lower bound, and what the solver did.
         """
 
     @abstractmethod

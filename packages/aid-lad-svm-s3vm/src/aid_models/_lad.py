@@ -209,23 +209,27 @@ class _LADProblem(AIDProblem):
         X_sum, y_sum, w_sum = cluster_sums(data, clusters.labels, clusters.n_clusters)
         inv = sp.diags(1.0 / w_sum)
         X_mean = (inv @ X_sum).tocsr() if sp.issparse(X_sum) else X_sum / w_sum[:, None]
+        X = _with_intercept(X_mean, self.est.fit_intercept)
+        return X, y_sum / w_sum, w_sum, clusters.labels
+
+    def solve(self, aggregated, context):
+        X, y, w, labels = aggregated
+        attempt, previous = context.attempt, context.previous
         basis = None
-        if self.lp_method == "warm" and self._last is not None:
-            basis = split_basis(self._last[1], self._last[0], clusters.labels, clusters.n_clusters)
-        self._labels = clusters.labels
-        return _with_intercept(X_mean, self.est.fit_intercept), y_sum / w_sum, w_sum, basis
-
-    _last = None
-
-    def solve(self, aggregated, *, attempt=0, previous=None):
-        X, y, w, basis = aggregated
+        if self.lp_method == "warm" and previous is not None and previous.warm_start:
+            old_labels, old_result = previous.warm_start
+            basis = split_basis(old_result, old_labels, labels, y.size)
         method = self.lp_method
         if method == "fn" and not sp.issparse(X) and attempt == 0:
             beta, primal, dual, info = lad_interior_point(X, y, w)
             if info["status"] == "optimal":
                 note = f"Frisch-Newton IPM {info['n_iter']} it, LP gap {info['gap']:.1e}"
                 return AggregatedSolution(
-                    beta, primal, lower_bound=_certified_bound(dual, primal), note=note
+                    beta,
+                    primal,
+                    lower_bound=_certified_bound(dual, primal),
+                    note=note,
+                    backend="frisch-newton",
                 )
         if method == "fn":
             # Sparse aggregated data, an IPM that did not converge, or a retry after a
@@ -239,7 +243,11 @@ class _LADProblem(AIDProblem):
                 f"{info['size']}/{y.size} columns, {info['n_iter']} it"
             )
             return AggregatedSolution(
-                beta, primal, lower_bound=_certified_bound(dual, primal), note=note
+                beta,
+                primal,
+                lower_bound=_certified_bound(dual, primal),
+                note=note,
+                backend="highs-sifting",
             )
         if method == "sift":
             method = "ipm"  # sparse aggregated data: the full LP keeps X sparse
@@ -249,12 +257,15 @@ class _LADProblem(AIDProblem):
         beta, primal, dual, res = lad_lp(
             X, y, w, method=method, warm_start=basis if method == "simplex" else None
         )
-        if res.basis is not None:
-            self._last = (self._labels, res)
         note = f"HiGHS {method}{' (warm)' if basis is not None and method == 'simplex' else ''}"
         note += f" {res.status}, {res.n_iter} it"
         return AggregatedSolution(
-            beta, primal, lower_bound=_certified_bound(dual, primal), note=note
+            beta,
+            primal,
+            lower_bound=_certified_bound(dual, primal),
+            note=note,
+            backend=f"highs-{method}",
+            warm_start=None if res.basis is None else (labels, res),
         )
 
     def evaluate(self, data, clusters, solution):

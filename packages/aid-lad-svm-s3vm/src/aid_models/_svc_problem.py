@@ -9,6 +9,7 @@ optimality condition of Prop 3 on the full data. The estimator is
 from __future__ import annotations
 
 import warnings
+from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -90,6 +91,17 @@ def aggregated_dual_bound(alpha, y, quad):
     elif neg > pos:
         alpha[y < 0] *= pos / neg
     return float(alpha.sum() - 0.5 * quad(alpha * y))
+
+
+class _Solved(NamedTuple):
+    """One backend's answer to an aggregated problem (the fields code reads)."""
+
+    params: dict
+    F: float
+    D: float  # certified lower bound on the aggregated optimum
+    backend: str  # "dcd", "newton", "liblinear", "libsvm", "highs-qp", "libsvm-features"
+    converged: bool = True  # False: the solver hit its iteration cap
+    note: str = ""  # details for the history, never parsed
 
 
 class _Fit:
@@ -184,22 +196,15 @@ class _SVCProblem(AIDProblem):
         return self.solver
 
     # -- aggregation -------------------------------------------------------------------
-    _last_labels = None
-    _e_best = np.inf
-
     def aggregate(self, data, clusters):
         K = clusters.n_clusters
         X_sum, y_sum, W = cluster_sums(data, clusters.labels, K)
         y_k = np.sign(y_sum)  # clusters are label-pure, so the sign is the label
         agg = {"y": y_k, "W": W}
         if self.solver == "dcd":
-            # Parent of every cluster in the previous partition (declustering only
-            # splits), for the warm start of the next aggregated solve.
-            if self._last_labels is not None and self._last_labels.size == clusters.n_samples:
-                parent = np.empty(K, dtype=np.int64)
-                parent[clusters.labels] = self._last_labels
-                agg["parent"] = parent
-            self._last_labels = clusters.labels
+            # The partition, so that the next solve can map the previous aggregated duals
+            # to the clusters they were split into (its warm start).
+            agg["labels"] = clusters.labels
         if self.linear:
             agg["X"] = _weighted_means(X_sum, W)
             if self.solver == "highs":
@@ -220,6 +225,8 @@ class _SVCProblem(AIDProblem):
             agg["KM"] = KM
         return agg
 
+    #: The one state kept between steps, a cache that changes no result: K(X, X) M of the
+    #: last aggregation with its labels, whose columns of clusters not split are reused.
     _km_cache = None
 
     def _aggregated_kernel(self, labels, M):
@@ -248,60 +255,54 @@ class _SVCProblem(AIDProblem):
         return KM
 
     # -- aggregated solve --------------------------------------------------------------
-    def solve(self, agg, *, attempt=0, previous=None):
-        est = self.est
+    def solve(self, agg, context):
+        est, attempt = self.est, context.attempt
         tol0 = max(est.tol * 0.01**attempt, _MIN_SOLVER_TOL)
-        notes = []
         if self._backend(attempt) in ("dcd", "newton"):
             solve = self._solve_dcd if self.solver == "dcd" else self._solve_newton
-            params, F, D, what = solve(agg, attempt, previous)
-            gap = (F - D) / max(abs(F), 1e-300)
-            return AggregatedSolution(
-                params, F, lower_bound=min(D, F), note=f"{what} gap={gap:.1e}"
-            )
-        target = self._inner_target(previous, attempt)
-        params, F, D, what, gap = self._tightened(agg, tol0, attempt, None, target, notes)
-        if what.startswith("liblinear") and gap > max(target, est.gap_tol, _LIBLINEAR_MAX_GAP):
+            res = solve(agg, context)
+            return _solution(res, f"{res.note} gap={_gap(res):.1e}")
+        notes = []
+        target = self._inner_target(context)
+        res = self._tightened(agg, tol0, attempt, None, target, notes)
+        if res.backend == "liblinear" and _gap(res) > max(target, est.gap_tol, _LIBLINEAR_MAX_GAP):
             # liblinear's w solves the bias-regularized problem, so its gap can plateau
             # far above gap_tol (small or degenerate aggregated problems): switch solver.
             notes.append("liblinear gap too large, switching to libsvm")
-            params, F, D, what, gap = self._tightened(agg, tol0, attempt, "libsvm", target, notes)
-        return AggregatedSolution(params, F, lower_bound=min(D, F), note="; ".join(notes))
+            res = self._tightened(agg, tol0, attempt, "libsvm", target, notes)
+        return _solution(res, "; ".join(notes))
 
-    def _inner_target(self, previous, attempt):
+    def _inner_target(self, context):
         """The aggregated duality gap to ask for (relative).
 
         ``0.1 * gap_tol`` near the optimum, ``min(1e-2, 0.01 * outer gap)`` while the AID
         gap is large (the first solve: 1e-2), and 100x smaller on each certificate retry.
         """
         target = _INNER_GAP_FRACTION * self.est.gap_tol
-        if previous is None:
+        if context.previous is None:
             target = max(target, _MAX_INNER_GAP)
-        elif np.isfinite(self._e_best):
-            outer = (self._e_best - previous.bound) / max(abs(self._e_best), 1e-300)
-            target = max(target, min(_MAX_INNER_GAP, _OUTER_FRACTION * outer))
-        return max(target, _MIN_SOLVER_TOL) * 0.01**attempt
+        elif np.isfinite(context.outer_gap):
+            target = max(target, min(_MAX_INNER_GAP, _OUTER_FRACTION * context.outer_gap))
+        return max(target, _MIN_SOLVER_TOL) * 0.01**context.attempt
 
     def _tightened(self, agg, tol, attempt, backend, target, notes):
         """Solve, tightening the tolerance (x 0.1) until the aggregated gap <= target."""
         last_gap = np.inf
         while True:
             if backend is None:
-                params, F, D, what = self._solve_once(agg, tol, attempt)
+                res = self._solve_once(agg, tol, attempt)
             else:
-                params, F, D, what = self._solve_svm(agg, tol, backend)
-            gap = (F - D) / max(abs(F), 1e-300)
-            told = "" if what.startswith("highs") else f" tol={tol:.0e}"
-            notes.append(f"{what}{told} gap={gap:.1e}")
+                res = self._solve_svm(agg, tol, backend)
+            gap = _gap(res)
+            told = "" if res.backend == "highs-qp" else f" tol={tol:.0e}"
+            notes.append(f"{res.note}{told} gap={gap:.1e}")
             # Stop tightening when the bound is good enough, cannot tighten further, or
-            # stagnates (liblinear's duals of its bias-regularized problem plateau).
-            if gap <= target or tol <= _MIN_SOLVER_TOL or what.startswith("highs"):
-                return params, F, D, what, gap
-            if what.endswith("(max_iter)"):
-                # A tighter tolerance cannot help a solver that ran out of iterations.
-                return params, F, D, what, gap
-            if gap > 0.5 * last_gap:
-                return params, F, D, what, gap
+            # stagnates (liblinear's duals of its bias-regularized problem plateau); a
+            # tighter tolerance cannot help a solver that ran out of iterations either.
+            if gap <= target or tol <= _MIN_SOLVER_TOL or res.backend == "highs-qp":
+                return res
+            if not res.converged or gap > 0.5 * last_gap:
+                return res
             last_gap = gap
             tol = max(tol * 0.1, _MIN_SOLVER_TOL)
 
@@ -313,21 +314,21 @@ class _SVCProblem(AIDProblem):
                 reason = "certificate retry"
             else:
                 try:
-                    params, F, D, what = self._solve_qp(agg, tol)
+                    res = self._solve_qp(agg, tol)
                 except SolverError as exc:
                     reason = exc.status
                 else:
-                    if F - D <= _QP_MAX_GAP * abs(F):
-                        return params, F, D, what
-                    reason = f"gap {(F - D) / abs(F):.0e}"
+                    if res.F - res.D <= _QP_MAX_GAP * abs(res.F):
+                        return res
+                    reason = f"gap {(res.F - res.D) / abs(res.F):.0e}"
             if self.linear:
-                params, F, D, what = self._solve_svm(agg, tol, "libsvm")
+                res = self._solve_svm(agg, tol, "libsvm")
             else:
-                params, F, D, what = self._solve_kernel_features(agg, tol)
-            return params, F, D, f"{what} (highs-qp: {reason})"
+                res = self._solve_kernel_features(agg, tol)
+            return res._replace(note=f"{res.note} (highs-qp: {reason})")
         return self._solve_svm(agg, tol, self._backend(attempt))
 
-    def _solve_dcd(self, agg, attempt, previous):
+    def _solve_dcd(self, agg, context):
         """Aggregated problem (9) by warm-started dual CD (svmcore.solvers._dcd).
 
         The previous aggregated duals are divided among each split cluster's children
@@ -335,13 +336,16 @@ class _SVCProblem(AIDProblem):
         """
         est, y, W = self.est, agg["y"], agg["W"]
         alpha0, b0 = None, 0.0
-        if previous is not None and "parent" in agg and "alpha" in previous.params:
-            parent = agg["parent"]
+        previous = context.previous
+        if previous is not None and "labels" in previous.params:
+            # Parent of every cluster in the previous partition (declustering only splits).
+            parent = np.empty(y.size, dtype=np.int64)
+            parent[agg["labels"]] = previous.params["labels"]
             old_alpha = previous.params["alpha"]
             old_W = np.bincount(parent, weights=W, minlength=old_alpha.size)
             alpha0 = old_alpha[parent] * W / old_W[parent]
             b0 = float(previous.params["b"])
-        target = self._inner_target(previous, attempt)
+        target = self._inner_target(context)
         res = dcd_weighted_svm(
             agg["X"],
             y,
@@ -355,10 +359,11 @@ class _SVCProblem(AIDProblem):
         )
         # The exactly feasible duals carry the certified bound into the next warm start.
         params = {"w": res.coef, "b": res.intercept, "alpha": res.feasible_dual_coef}
-        what = f"dcd target={target:.0e} epochs={res.n_epochs} rounds={res.n_rounds}"
-        return params, float(res.objective), float(res.dual_objective), what
+        params["labels"] = agg["labels"]
+        note = f"dcd target={target:.0e} epochs={res.n_epochs} rounds={res.n_rounds}"
+        return _Solved(params, float(res.objective), float(res.dual_objective), "dcd", note=note)
 
-    def _solve_newton(self, agg, attempt, previous):
+    def _solve_newton(self, agg, context):
         """Aggregated problem (9) in the primal by smoothed Newton (svmcore.solvers._newton).
 
         ``m + 1`` unknowns whatever |K^t|, and the weights' scale does not slow it down;
@@ -366,18 +371,19 @@ class _SVCProblem(AIDProblem):
         good point for the split clusters) at 10x its last smoothing width.
         """
         w0, b0, mu0 = None, 0.0, 2.0
+        previous = context.previous
         if previous is not None and "mu" in previous.params:
             w0, b0 = previous.params["w"], float(previous.params["b"])
             mu0 = min(2.0, _NEWTON_MU_RESTART * previous.params["mu"])
-        target = self._inner_target(previous, attempt)
+        target = self._inner_target(context)
         Xm = agg["X"].toarray() if sp.issparse(agg["X"]) else agg["X"]  # |K^t| x m, m small
         res = newton_weighted_svm(
             Xm, agg["y"], agg["W"], C=self.est.C, gap_tol=target, w0=w0, b0=b0, mu0=mu0
         )
         params = {"w": res.coef, "b": res.intercept, "alpha": res.feasible_dual_coef}
         params["mu"] = res.mu
-        what = f"newton target={target:.0e} steps={res.n_epochs} stages={res.n_rounds}"
-        return params, float(res.objective), float(res.dual_objective), what
+        note = f"newton target={target:.0e} steps={res.n_epochs} stages={res.n_rounds}"
+        return _Solved(params, float(res.objective), float(res.dual_objective), "newton", note=note)
 
     def _solve_svm(self, agg, tol, backend):
         est, y, W = self.est, agg["y"], agg["W"]
@@ -397,7 +403,8 @@ class _SVCProblem(AIDProblem):
 
         D = aggregated_dual_bound(res.dual_coef, y, quad)
         params = {"w": res.coef, "b": res.intercept, "alpha": res.dual_coef}
-        return params, float(res.objective), D, backend + ("" if res.converged else " (max_iter)")
+        note = backend + ("" if res.converged else " (max_iter)")
+        return _Solved(params, float(res.objective), D, backend, res.converged, note)
 
     def _solve_kernel_features(self, agg, tol):
         """Aggregated kernel problem (20) as a linear SVM on Gram-matrix features.
@@ -413,7 +420,7 @@ class _SVCProblem(AIDProblem):
         Phi = V[:, keep] * np.sqrt(lam[keep])
         res = fit_weighted_svm(Phi, y, W, C=est.C, solver="libsvm", tol=tol)
         alpha = np.clip(res.dual_coef, 0.0, est.C * W)
-        return self._qp_params(agg, alpha) + ("libsvm-features",)
+        return _Solved(*self._qp_params(agg, alpha), "libsvm-features", note="libsvm-features")
 
     def _solve_qp(self, agg, tol):
         est, y, W, Q = self.est, agg["y"], agg["W"], agg["Q"]
@@ -440,7 +447,7 @@ class _SVCProblem(AIDProblem):
             # Seen from HiGHS's QP solver on degenerate Gram matrices despite "optimal".
             raise SolverError("HiGHS QP returned a non-finite point", status="non-finite x")
         alpha = np.clip(res.x, 0.0, est.C * W)
-        return self._qp_params(agg, alpha) + (f"highs-qp {res.status}",)
+        return _Solved(*self._qp_params(agg, alpha), "highs-qp", note=f"highs-qp {res.status}")
 
     def _qp_params(self, agg, alpha):
         """Solution, F and the dual bound of the aggregated dual point ``alpha`` (exact Q)."""
@@ -474,7 +481,6 @@ class _SVCProblem(AIDProblem):
         )
         margin = 1.0 - y * scores
         E = 0.5 * norm2 + C * float(s @ np.maximum(margin, 0.0))
-        self._e_best = min(self._e_best, E)
         acc = float(np.mean(np.where(scores > 0, 1.0, -1.0) == y))
         return Evaluation(
             objective=E,
@@ -482,3 +488,19 @@ class _SVCProblem(AIDProblem):
             free=np.abs(margin) <= _ZERO_RTOL * (1.0 + np.abs(scores)),
             score=acc,
         )
+
+
+def _gap(res):
+    return (res.F - res.D) / max(abs(res.F), 1e-300)
+
+
+def _solution(res, note):
+    """The loop's AggregatedSolution of a backend's answer (bound never above F)."""
+    return AggregatedSolution(
+        res.params,
+        res.F,
+        lower_bound=min(res.D, res.F),
+        note=note,
+        backend=res.backend,
+        converged=res.converged,
+    )
