@@ -49,8 +49,6 @@ class MedianProblem(AIDProblem):
 
     def evaluate(self, data, clusters, solution):
         r = data.map_rows(lambda b: b.y - solution.params)
-        w = data.map_rows(
-            lambda b: np.ones(b.X.shape[0]) if b.sample_weight is None else b.sample_weight
-        )
+        w = data.weights()
         key = (r > 0).astype(np.int8)
         return Evaluation(float(w @ np.abs(r)), key, extra={"beta": solution.params})

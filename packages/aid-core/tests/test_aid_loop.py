@@ -207,6 +207,8 @@ def test_streaming_sources_equal_in_memory(tmp_path):
         np.testing.assert_allclose(res.history.column("F"), ref.history.column("F"), rtol=1e-12)
         np.testing.assert_allclose(res.history.column("E"), ref.history.column("E"), rtol=1e-12)
         np.testing.assert_array_equal(res.clusters.labels, ref.clusters.labels)
+        np.testing.assert_array_equal(src.weights(), w)
+    np.testing.assert_array_equal(ArraySource(X, y, block_size=10).weights(), np.ones(len(y)))
 
 
 def test_certificate_violation_is_retried_then_warned():

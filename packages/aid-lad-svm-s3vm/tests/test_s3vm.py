@@ -1,5 +1,6 @@
 """AIDS3VMClassifier: Prop 5 against brute force on the original data, limits, input checks."""
 
+import itertools
 import warnings
 
 import numpy as np
@@ -166,26 +167,58 @@ def _hard_instance():
     return X, y
 
 
+def ticking_clock():
+    """One second per reading, whatever the machine's speed (as in lpsvr's tests)."""
+    ticks = itertools.count()
+    return lambda: float(next(ticks))
+
+
 def test_time_limit_per_solve_returns_best_solution_with_gap_and_warning():
+    # A limit below SCIP's floor of 1 ms: the root node of these MIQPs alone takes seconds
+    # (150 binaries), so every solve stops on its time limit, however fast the machine.
     X, y = _hard_instance()
     clf = AIDS3VMClassifier(
-        max_iter=2, min_initial_clusters=150, time_limit_per_solve=0.05, random_state=0
+        max_iter=2, min_initial_clusters=150, time_limit_per_solve=1e-9, random_state=0
     )
-    with pytest.warns(SolverLimitWarning, match="not proven optimal"):
+    with pytest.warns(SolverLimitWarning, match=r"2 of 2 aggregated solves were not proven"):
         clf.fit(X, y)
-    assert any(rec["mip_status"] == "timelimit" for rec in clf.history_)
+    assert [rec["mip_status"] for rec in clf.history_] == ["timelimit", "timelimit"]
+    assert clf.stop_reason_ == "max_iter" and clf.n_iter_ == 2  # a solve's limit ends no run
     assert 0.0 < clf.optimality_gap_ <= 1.0
-    assert np.all(np.isfinite(clf.mip_gaps_)) and clf.mip_gaps_.max() > 0
+    assert np.all(np.isfinite(clf.mip_gaps_)) and clf.mip_gaps_.min() > 0
     assert clf.objective_ == min(rec["E"] for rec in clf.history_)
 
 
-def test_total_time_limit_stops_the_loop():
+def test_total_time_limit_stops_the_loop(monkeypatch):
+    """The fit, the solves and the AID loop read one clock, here one second per reading.
+
+    The fit reads 0 (deadline 4.5), the loop 1, 2 and 3 (its start); each iteration then
+    reads its start, the solve's remaining time (negative from the first solve on, so SCIP
+    gets its 1 ms floor and stops on its time limit) and its end: 3 s per iteration, so
+    the second one ends 6 s after the loop's start and the run stops there.
+    """
+    monkeypatch.setattr("aid_models._s3vm._clock", ticking_clock())
     X, y = _hard_instance()
-    clf = AIDS3VMClassifier(max_iter=50, min_initial_clusters=150, time_limit=0.2, random_state=0)
+    clf = AIDS3VMClassifier(max_iter=50, min_initial_clusters=150, time_limit=4.5, random_state=0)
     with pytest.warns(SolverLimitWarning, match="stopped on its time limit"):
         clf.fit(X, y)
     assert clf.stop_reason_ == "time_limit"
-    assert clf.n_iter_ < 50
+    assert clf.n_iter_ == 2 < clf.max_iter
+    assert [rec["cum_time"] for rec in clf.history_] == [3.0, 6.0]
+    assert [rec["mip_status"] for rec in clf.history_] == ["timelimit", "timelimit"]
+    assert 0.0 < clf.optimality_gap_ <= 1.0
+    assert clf.objective_ == min(rec["E"] for rec in clf.history_)
+
+
+def test_total_time_limit_on_the_real_clock_stops_after_one_iteration():
+    # 1e-9 s has passed before the first solve on any machine: SCIP gets its 1 ms floor and
+    # the loop stops after its first iteration with that solve's solution.
+    X, y = _hard_instance()
+    clf = AIDS3VMClassifier(max_iter=50, min_initial_clusters=150, time_limit=1e-9, random_state=0)
+    with pytest.warns(SolverLimitWarning, match="stopped on its time limit"):
+        clf.fit(X, y)
+    assert clf.stop_reason_ == "time_limit" and clf.n_iter_ == 1
+    assert clf.history_[0]["mip_status"] == "timelimit"
     assert 0.0 < clf.optimality_gap_ <= 1.0
 
 

@@ -105,21 +105,34 @@ def test_big_m_bounds_hold_at_the_brute_force_optimum(seed):
     assert np.all(1.0 + np.abs(X_u @ w + b) <= M)
 
 
-def test_time_limited_solve_returns_its_best_solution_and_gap():
+@pytest.mark.parametrize(
+    ("n_u", "limit", "status"),
+    [
+        # Below SCIP's floor of 1 ms: the root node alone takes seconds with 150 binaries,
+        # so the solve stops on its time limit however fast the machine (possibly before
+        # SCIP has a dual bound: -1e20, its -infinity).
+        (150, {"time_limit": 1e-9}, "timelimit"),
+        # A node limit stops at the same point on every machine, after the root node has
+        # given SCIP a finite dual bound.
+        (40, {"scip_params": {"limits/nodes": 1}}, "nodelimit"),
+    ],
+)
+def test_time_limited_solve_returns_its_best_solution_and_gap(n_u, limit, status):
     rng = np.random.default_rng(0)
     X_l = rng.normal(size=(20, 10))
     y_l = np.tile([1.0, -1.0], 10)
-    X_u = rng.normal(size=(150, 10))
-    res = solve_aggregated_miqp(
-        X_l,
-        y_l,
-        np.full(20, 5.0),
-        X_u,
-        np.ones(150),
-        incumbents=_incumbents(X_l, y_l, np.full(20, 5.0), None),
-        time_limit=0.05,
-    )
-    assert res.status == "timelimit"
+    X_u = rng.normal(size=(n_u, 10))
+    cost_l, cost_u = np.full(20, 5.0), np.ones(n_u)
+    incumbents = _incumbents(X_l, y_l, cost_l, None)
+    res = solve_aggregated_miqp(X_l, y_l, cost_l, X_u, cost_u, incumbents=incumbents, **limit)
+    assert res.status == status
     assert not res.proven_optimal
     assert res.mip_gap > 0.0
     assert res.dual_bound <= res.objective
+    if status == "nodelimit":
+        assert res.dual_bound > -1e20 and 0.0 < res.mip_gap < 1.0
+    # The best solution found is kept: no worse than the incumbents SCIP started from.
+    X, y = np.vstack([X_l, X_u]), np.r_[y_l, np.zeros(n_u)]
+    start = min(aggregated_objective(w, b, X, y, np.r_[cost_l, cost_u]) for w, b in incumbents)
+    assert res.objective <= start * (1 + 1e-9)
+    assert res.objective == aggregated_objective(res.w, res.b, X, y, np.r_[cost_l, cost_u])

@@ -145,3 +145,33 @@ def test_split_semi_supervised_property(labels):
 def test_split_semi_supervised_shape():
     with pytest.raises(ValueError, match="y must be 1-dimensional"):
         split_semi_supervised(np.zeros((2, 2)))
+
+
+# ------------------------------------------------------------------ random_state
+
+
+def test_check_seed_accepts_what_scikit_learn_accepts():
+    from svmcore.validation import check_seed
+
+    assert check_seed(None) is None
+    assert check_seed(7) == 7 and check_seed(np.int64(7)) == 7
+    # one draw per call, reproducible from the instance's state
+    assert check_seed(np.random.RandomState(0)) == check_seed(np.random.RandomState(0))
+    assert check_seed(np.random.default_rng(1)) == check_seed(np.random.default_rng(1))
+    seeds = {check_seed(np.random.RandomState(s)) for s in range(20)}
+    assert len(seeds) == 20 and all(0 <= s < 2**31 - 1 for s in seeds)
+    for bad in (True, 1.5, "0", [0]):
+        with pytest.raises(TypeError, match="random_state"):
+            check_seed(bad)
+
+
+def test_check_generator_returns_a_seeded_generator():
+    from svmcore.validation import check_generator
+
+    rng = np.random.default_rng(3)
+    assert check_generator(rng) is rng
+    a, b = check_generator(5), check_generator(5)
+    assert a.integers(10**9) == b.integers(10**9)
+    assert isinstance(check_generator(None), np.random.Generator)
+    with pytest.raises(TypeError, match="random_state"):
+        check_generator(object())

@@ -2,7 +2,6 @@
 
 import dataclasses
 import functools
-import numbers
 
 import numpy as np
 import scipy.sparse as sp
@@ -11,6 +10,7 @@ from svmcore import effective_n_threads, numba_threads, thread_map
 from svmcore.kernels import check_kernel_params, gram, kernel_diag, kernel_distances, resolve_gamma
 from svmcore.validation import (
     check_float_array,
+    check_generator,
     check_positive_int,
     check_real,
     check_sample_weight,
@@ -283,7 +283,7 @@ def derive_rs(
     kernel, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0)
     kp = {"kernel": kernel, "gamma": gamma, "degree": degree, "coef0": coef0}
     sw = check_sample_weight(sample_weight, X, dtype=np.float64)
-    rng = None if random_state is None else _rng(random_state)
+    rng = None if random_state is None else check_generator(random_state)
 
     with numba_threads(n_jobs):
         sq_norms = kernel_diag(X, kernel="linear")
@@ -299,16 +299,6 @@ def derive_rs(
             for subset in subsets:
                 groups += sls(X, subset, group_size, sq_norms, kp)
         return _derive_groups(X, y, sw, groups, kp, tol, n_jobs, abort_fraction)
-
-
-def _rng(random_state):
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(2**31))
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        return np.random.default_rng(int(random_state))
-    raise TypeError(f"random_state must be None, an int or a Generator, got {random_state!r}.")
 
 
 def _derive_group(G, sizes, settings, gamma_out, resid, rep, b):

@@ -26,14 +26,16 @@ DEFAULT_BLOCK_ROWS = 8192
 class Block:
     """One block of consecutive rows.
 
-    Attributes
+    Parameters
     ----------
     start : int
         Index of the block's first row in the whole data set.
     X : ndarray or sparse matrix of shape (n_rows, n_features)
+        The block's rows of the data.
     y : ndarray of shape (n_rows,) or None
+        Their targets, or None when the source has none.
     sample_weight : ndarray of shape (n_rows,) or None
-        ``None`` means unit weights.
+        Their weights; ``None`` means unit weights.
     """
 
     start: int
@@ -45,6 +47,13 @@ class Block:
     def stop(self) -> int:
         """Index one past the block's last row."""
         return self.start + self.X.shape[0]
+
+    @property
+    def weights(self) -> np.ndarray:
+        """The rows' weights, ones when the source has none."""
+        if self.sample_weight is None:
+            return np.ones(self.X.shape[0])
+        return np.asarray(self.sample_weight, dtype=np.float64)
 
 
 class DataSource(ABC):
@@ -94,6 +103,10 @@ class DataSource(ABC):
         """Concatenate ``fn(block)`` over all blocks: a per-row quantity for the whole data."""
         return np.concatenate([np.asarray(fn(block)) for block in self.blocks()])
 
+    def weights(self) -> np.ndarray:
+        """Every row's weight in one pass (ones where the source has no weights)."""
+        return self.map_rows(lambda block: block.weights)
+
 
 class ArraySource(DataSource):
     """Blocks of an in-memory or memory-mapped array (dense ``ndarray``/``np.memmap`` or CSR).
@@ -101,8 +114,11 @@ class ArraySource(DataSource):
     Parameters
     ----------
     X : ndarray, np.memmap or scipy.sparse CSR matrix of shape (n_samples, n_features)
+        The data (other sparse formats are converted to CSR).
     y : ndarray of shape (n_samples,), default=None
+        Targets, if any.
     sample_weight : ndarray of shape (n_samples,), default=None
+        Sample weights; None means unit weights.
     block_size : int or None, default=None
         Rows per block; ``None`` yields the whole array as one block (no copy), the fast
         path for in-memory data.
@@ -212,11 +228,17 @@ def as_data_source(X, y=None, sample_weight=None, *, block_size=None) -> DataSou
     Parameters
     ----------
     X : DataSource, ndarray, np.memmap or sparse matrix
+        The data, or a source returned as is.
     y, sample_weight : ndarray or None
         Only used when ``X`` is an array.
     block_size : int or None, default=None
         Rows per block for array input; ``None`` is one block for in-memory arrays and
         :data:`DEFAULT_BLOCK_ROWS` for memory maps, so a memmap is never loaded whole.
+
+    Returns
+    -------
+    source : DataSource
+        ``X`` itself if it is a source, else an :class:`ArraySource` over it.
     """
     if isinstance(X, DataSource):
         return X
@@ -231,22 +253,28 @@ def cluster_sums(source: DataSource, labels: np.ndarray, n_clusters: int, *, tar
     Parameters
     ----------
     source : DataSource
+        The original data, read in one pass over its blocks.
     labels : ndarray of shape (n_samples,) of int in ``[0, n_clusters)``
+        Cluster of each sample.
     n_clusters : int
+        Number of clusters K.
     targets : bool, default=True
         Whether to sum ``y`` too (``None`` is returned in its place otherwise).
 
     Returns
     -------
     X_sum : ndarray of shape (n_clusters, n_features), or CSR for sparse ``X``
+        ``sum s_i x_i`` over each cluster's members.
     y_sum : ndarray of shape (n_clusters,) or None
+        ``sum s_i y_i`` over each cluster's members; None when ``targets=False``.
     weight_sum : ndarray of shape (n_clusters,)
+        ``sum s_i``, the total weight of each cluster (its size for unit weights).
     """
     X_sum, y_sum = None, None
     w_sum = np.zeros(n_clusters)
     for block in source.blocks():
         rows = block.X.shape[0]
-        w = np.ones(rows) if block.sample_weight is None else block.sample_weight
+        w = block.weights
         lab = labels[block.start : block.stop]
         if sp.issparse(block.X):
             # A (K x rows) weighted indicator turns the group-by into one sparse product.

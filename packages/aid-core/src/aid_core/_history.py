@@ -40,6 +40,11 @@ class AIDHistory(list):
     Table 10); ``train_rate`` training accuracy or ``None``; ``backend`` the solver of
     the aggregated problem and ``solver_gap`` its own relative gap (``AggregatedSolution``'s
     fields; for code); ``note`` solver remarks (for people, not parsed).
+
+    Parameters
+    ----------
+    iterable : iterable of dict, default=()
+        Initial records, as for ``list``.
     """
 
     def column(self, key) -> np.ndarray:

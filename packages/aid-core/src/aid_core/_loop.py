@@ -40,7 +40,7 @@ class CertificateWarning(RuntimeWarning):
 class AIDResult:
     """Outcome of :func:`run_aid`.
 
-    Attributes
+    Parameters
     ----------
     solution : AggregatedSolution
         At ``stop_reason == "optimal"`` the final, provably optimal solution; otherwise
@@ -75,7 +75,20 @@ class AIDResult:
 
 
 def relative_gap(upper: float, lower: float) -> float:
-    """(upper - lower) / upper, with 0/0 read as 0 (an exact fit) and clipped at 0."""
+    """Return ``(upper - lower) / upper``, with 0/0 read as 0 (an exact fit) and clipped at 0.
+
+    Parameters
+    ----------
+    upper : float
+        An upper bound on the optimum (E_best).
+    lower : float
+        A lower bound on the optimum.
+
+    Returns
+    -------
+    gap : float
+        The relative gap, >= 0; inf when ``upper <= 0`` and ``lower < upper``.
+    """
     if upper <= 0.0:
         return 0.0 if upper - lower <= 0.0 else math.inf
     return max(upper - lower, 0.0) / upper
@@ -133,6 +146,7 @@ def run_aid(
     Returns
     -------
     AIDResult
+        The returned solution, its evaluation, the history and why the loop stopped.
     """
     if not isinstance(problem, AIDProblem):
         raise TypeError(f"problem must implement aid_core.AIDProblem; got {type(problem)!r}.")

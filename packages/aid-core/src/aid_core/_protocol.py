@@ -16,26 +16,26 @@ __all__ = ["AIDProblem", "AggregatedSolution", "Evaluation", "SolveContext", "vi
 class AggregatedSolution:
     """An optimal (or certified near-optimal) solution of the aggregated problem.
 
-    Attributes
+    Parameters
     ----------
     params : Any
         The model's parameters (e.g. ``beta`` for LAD, ``(w, b, alpha)`` for SVM).
     objective : float
         F^t, the aggregated objective at ``params``.
-    lower_bound : float or None
+    lower_bound : float or None, default=None
         A certified lower bound on the aggregated optimum (e.g. a dual objective of an
         inexact solver); ``None`` means ``objective`` is exact. By Props 2/4 it is also a
         lower bound on the original optimum E^*, so the loop's gap uses it.
-    note : str
+    note : str, default=""
         What the solver did (method, status, retries), for people: copied to
         ``history_``, never parsed by code (the fields below carry what code reads).
-    backend : str
+    backend : str, default=""
         The solver that produced ``params`` (e.g. ``"highs-lp"``, ``"libsvm"``,
         ``"dcd"``), copied to the history record's ``backend``.
-    converged : bool
+    converged : bool, default=True
         Whether that solver met its own stopping rule (False: it hit an iteration or
         time limit; ``lower_bound`` still holds).
-    warm_start : Any
+    warm_start : Any, default=None
         What the next aggregated solve may start from (e.g. an optimal LP basis with the
         cluster labels it belongs to); the loop hands it back as
         ``SolveContext.previous.warm_start``, so no problem keeps it between steps.
@@ -67,21 +67,21 @@ class SolveContext:
     The loop builds one per call of :meth:`AIDProblem.solve`, so a model reads the
     state of the run here instead of keeping it between steps.
 
-    Attributes
+    Parameters
     ----------
-    iteration : int
-        t, the index of the aggregated problem (0 for the first).
-    attempt : int
+    iteration : int, default=0
+        The index t of the aggregated problem (0 for the first).
+    attempt : int, default=0
         0 for the first try of this aggregated problem; the loop calls again with
         ``attempt + 1`` when the certificate misbehaves (see ``AIDProblem.max_attempts``),
         and the model should then tighten its tolerance or switch solver.
-    previous : AggregatedSolution or None
+    previous : AggregatedSolution or None, default=None
         The previous iteration's solution, for warm starts (None at t = 0).
-    e_best : float
+    e_best : float, default=inf
         E_best, the smallest original objective E^t seen so far (inf at t = 0).
-    lower_bound : float
+    lower_bound : float, default=-inf
         The largest certified lower bound on E^* so far (-inf at t = 0).
-    gap_tol : float
+    gap_tol : float, default=0.0
         The loop's target relative gap.
     """
 
@@ -107,7 +107,7 @@ class SolveContext:
 class Evaluation:
     """The aggregated solution evaluated on the original data.
 
-    Attributes
+    Parameters
     ----------
     objective : float
         E^t, the original problem's objective at the solution mapped back to it.
@@ -115,15 +115,15 @@ class Evaluation:
         Per-sample side of the optimality condition (residual sign for LAD, margin side
         for SVM, the 4-way code for S3VM). A cluster satisfies the condition iff all its
         members share one key; the default declustering splits clusters by this key.
-    free : ndarray of shape (n_samples,) of bool or None
+    free : ndarray of shape (n_samples,) of bool or None, default=None
         Samples compatible with every key (a zero LAD residual, an SVM sample exactly on
         the margin: the optimality proofs hold whichever side they are counted on). They
         never make a cluster violate the condition; if their cluster is split they go
         with their own ``key``. ``None`` means no such samples.
-    score : float or None
+    score : float or None, default=None
         Training rate (accuracy) where it applies.
-    extra : dict
-        Further per-iteration figures the model wants in ``history_``.
+    extra : dict, optional
+        Further per-iteration figures the model wants in ``history_`` (empty by default).
     """
 
     objective: float
@@ -195,7 +195,22 @@ class AIDProblem(ABC):
 
 
 def violated_clusters(labels, n_clusters, evaluation: Evaluation) -> np.ndarray:
-    """Indices of the clusters whose non-free members carry more than one key, O(n)."""
+    """Find the clusters whose non-free members carry more than one key, in O(n).
+
+    Parameters
+    ----------
+    labels : ndarray of shape (n_samples,) of int
+        Cluster of each sample, in ``[0, n_clusters)``.
+    n_clusters : int
+        Number of clusters.
+    evaluation : Evaluation
+        Supplies the per-sample ``key`` and the ``free`` samples, which are ignored.
+
+    Returns
+    -------
+    violated : ndarray of int
+        Sorted indices of the clusters that violate the optimality condition.
+    """
     key = np.asarray(evaluation.key)
     if evaluation.free is not None:
         keep = ~np.asarray(evaluation.free, dtype=bool)

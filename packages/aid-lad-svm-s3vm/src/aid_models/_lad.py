@@ -16,6 +16,7 @@ from svmcore.validation import (
     StrOptions,
     check_is_fitted,
     check_sample_weight,
+    check_seed,
     fit_context,
     validate_data,
 )
@@ -46,13 +47,15 @@ def lad_lp(X, y, weights=None, *, method="ipm", tol=None, time_limit=None, warm_
         -w_k \\le e_k \\le w_k ,
 
     whose equality-row duals are ``-beta``. The dual has ``K`` bounded columns and only
-    ``m`` rows, against ``m + 2K`` columns and ``K`` rows for the primal; measured with
-    HiGHS it is 2-7x faster (see the package README).
+    ``m`` rows, against ``m + 2K`` columns and ``K`` rows for the primal, and HiGHS
+    solves it faster (figures in the package README).
 
     Parameters
     ----------
     X : ndarray or sparse matrix of shape (K, m)
+        Design matrix (with a column of ones for an intercept).
     y : ndarray of shape (K,)
+        Targets.
     weights : ndarray of shape (K,) or None
         Non-negative weights (unit if None).
     method : {"ipm", "simplex", "choose"}, default="ipm"
@@ -68,11 +71,13 @@ def lad_lp(X, y, weights=None, *, method="ipm", tol=None, time_limit=None, warm_
     Returns
     -------
     beta : ndarray of shape (m,)
+        The LAD coefficients (minus the equality-row duals).
     primal : float
         ``sum_k w_k |y_k - x_k beta|`` at the returned ``beta``.
     dual : float
         ``y^T e``, the dual objective (a lower bound of the optimum).
     result : svmcore.solvers.LPResult
+        HiGHS's result for the dual LP (``x`` is ``e``; its basis can warm-start the next).
     """
     K = X.shape[0]
     w = np.ones(K) if weights is None else np.asarray(weights, dtype=np.float64)
@@ -105,17 +110,27 @@ def lad_lp_sifting(X, y, weights, beta0, *, method="ipm", min_size=None):
 
     Parameters
     ----------
-    X, y, weights
-        As in :func:`lad_lp` (dense ``X``).
+    X : ndarray of shape (K, m)
+        Dense design matrix, as in :func:`lad_lp`.
+    y : ndarray of shape (K,)
+        Targets.
+    weights : ndarray of shape (K,) or None
+        Non-negative weights (unit if None).
     beta0 : ndarray of shape (m,)
         A guess of the solution (the previous AID iterate).
     method : {"ipm", "simplex", "choose"}, default="ipm"
+        HiGHS method for the working-set LPs.
     min_size : int or None
         Initial working-set size; None is max(4 m, 1000).
 
     Returns
     -------
-    beta, primal, dual : as in :func:`lad_lp`
+    beta : ndarray of shape (m,)
+        The LAD coefficients, as in :func:`lad_lp`.
+    primal : float
+        ``sum_k w_k |y_k - x_k beta|`` at the returned ``beta``.
+    dual : float
+        The dual objective of the full LP (a lower bound of the optimum).
     info : dict
         ``rounds`` (LPs solved), ``size`` (final working set), ``n_iter``, ``status``.
     """
@@ -278,9 +293,7 @@ class _LADProblem(AIDProblem):
             return np.column_stack([r, tol])
 
         r, tol = data.map_rows(residual).T
-        w = data.map_rows(
-            lambda b: np.ones(b.X.shape[0]) if b.sample_weight is None else b.sample_weight
-        )
+        w = data.weights()
         return Evaluation(
             objective=float(w @ np.abs(r)),
             key=(r > 0).astype(np.int8),
@@ -328,7 +341,7 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
     fit_intercept : bool, default=True
         Whether to fit an (unpenalized) intercept.
     initial_aggregation_rate : "auto" or float in (0, 1], default="auto"
-        r^0 = |K^0| / n. "auto" is the paper's rule: max(3p/n, 5e-4) if p n > 5e8,
+        The rate r^0 = |K^0| / n. "auto" is the paper's rule: max(3p/n, 5e-4) if p n > 5e8,
         else max(2p/n, 5e-3), with p the number of coefficients; at least p + 1
         clusters are always used.
     init_sample_size : "auto" or int, default="auto"
@@ -348,8 +361,8 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
         HiGHS methods: "sift": exact sifting (:func:`lad_lp_sifting`) from the previous
         iterate, IPM on the working set; "warm": IPM for the first LP, then the simplex
         method started from the previous optimal basis mapped to the split clusters
-        (``split_basis``); "ipm", "simplex", "choose" solve every LP in full. Measured
-        at n=200,000, p=101 (see the README): fn 2-3 s, sift 22-28 s.
+        (``split_basis``); "ipm", "simplex", "choose" solve every LP in full. "fn" is
+        the fastest on large dense data (timings in the package README).
     block_size : int or None, default=None
         Evaluate and re-aggregate over row blocks of this size (bounded memory); None
         processes the data in one block.
@@ -480,13 +493,16 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data.
         y : array-like of shape (n_samples,)
+            Target values.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights; zero-weight samples are dropped.
 
         Returns
         -------
         self : AIDLADRegressor
+            The fitted estimator.
         """
         X, y = validate_data(
             self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], y_numeric=True
@@ -503,10 +519,7 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
                 f"LAD needs at least n_features + fit_intercept = {p} samples with positive "
                 f"weight; got n_samples = {n}."
             )
-        if isinstance(self.random_state, np.random.RandomState):
-            seed = self.random_state.randint(np.iinfo(np.int32).max)
-        else:
-            seed = self.random_state
+        seed = check_seed(self.random_state)
         data = as_data_source(X, y, None if (sw == 1).all() else sw, block_size=self.block_size)
         result = run_estimator_aid(self, _LADProblem(self, m), data, seed)
         beta = result.solution.params
@@ -538,10 +551,12 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Samples.
 
         Returns
         -------
         y_pred : ndarray of shape (n_samples,)
+            Predicted values (the fitted conditional median).
         """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)

@@ -63,13 +63,16 @@ def lad_interior_point(X, y, weights=None, *, tol=1e-10, max_iter=100):
     Parameters
     ----------
     X : ndarray or sparse matrix of shape (K, p)
+        Design matrix (with a column of ones for an intercept).
     y : ndarray of shape (K,)
+        Targets.
     weights : ndarray of shape (K,) or None
         Positive weights (unit if None).
     tol : float, default=1e-10
         Stop when the duality gap relative to the objective is below ``tol`` (the
         objective floored at 1e-4 ``sum_k w_k |y_k|``).
     max_iter : int, default=100
+        Maximum number of interior-point iterations.
 
     Returns
     -------

@@ -21,6 +21,7 @@ from svmcore.validation import (
     StrOptions,
     check_classification_targets,
     check_is_fitted,
+    check_seed,
     fit_context,
     split_semi_supervised,
     validate_data,
@@ -30,6 +31,10 @@ from ._s3vm_miqp import solve_aggregated_miqp, weighted_svm_qp
 from ._s3vm_split import lemma1_labels, optimality_key, prop5_violated, s3vm_decluster_key
 
 __all__ = ["AIDS3VMClassifier"]
+
+#: The one clock of a fit: its deadline, what each solve has left of it, and the AID loop's
+#: ``time_limit`` and history times (seconds as a float). Tests replace it.
+_clock = time.perf_counter
 
 
 def class_costs(y_signed, M_l, balance):
@@ -78,10 +83,11 @@ class _S3VMEvaluation(Evaluation):
 class _S3VMProblem(AIDProblem):
     """S3VM (13) as an :class:`aid_core.AIDProblem`: three cluster groups, MIQP (15)."""
 
-    def __init__(self, est, y_signed, deadline):
+    def __init__(self, est, y_signed, deadline, clock):
         self.est = est
         self.y_signed = y_signed
         self.deadline = deadline
+        self.clock = clock
         self.costs = class_costs(y_signed, est.M_l, est.balance)
         self.balance = None
         self.incumbent = None
@@ -138,9 +144,9 @@ class _S3VMProblem(AIDProblem):
         sign = np.rint(y_sum / size).astype(np.int8)
         return X_mean, sign, size
 
-    def solve(self, aggregated, *, attempt=0, previous=None):
+    def solve(self, aggregated, context):
         X, sign, size = aggregated
-        est = self.est
+        est, previous = self.est, context.previous
         lab, unl = sign != 0, sign == 0
         cost_l = np.where(sign[lab] > 0, self.costs[1], self.costs[0]) * size[lab]
         cost_u = est.M_u * size[unl]
@@ -149,7 +155,7 @@ class _S3VMProblem(AIDProblem):
             incumbents.append((previous.params["w"], previous.params["b"]))
         limit = est.time_limit_per_solve
         if self.deadline is not None:
-            remaining = self.deadline - time.perf_counter()
+            remaining = self.deadline - self.clock()
             limit = remaining if limit is None else min(limit, remaining)
         res = solve_aggregated_miqp(
             X[lab],
@@ -177,6 +183,8 @@ class _S3VMProblem(AIDProblem):
             res.objective,
             lower_bound=self.labeled_bound,
             note=note,
+            backend="scip",
+            converged=res.proven_optimal,
         )
 
     def _zero_bias(self):
@@ -238,7 +246,7 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         unlabeled score to the mean labeled label, ``"cost"`` raises the minority class's
         ``M_l`` by the class-size ratio, ``None`` uses neither.
     initial_aggregation_rate : float in (0, 1], default=0.01
-        r^0: each group starts with ``max(10, ceil(r^0 n_group))`` clusters (at most
+        The rate r^0: each group starts with ``max(10, ceil(r^0 n_group))`` clusters (at most
         its size). The paper uses 0.01/0.05 for n <= 10,000 and 0.0001/0.0005 above.
     min_initial_clusters : int, default=10
         Lower bound on the initial clusters per group; the paper's 10 avoids a
@@ -403,6 +411,7 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Training data, labeled and unlabeled.
         y : array-like of shape (n_samples,)
             Two class labels; ``-1`` marks an unlabeled sample. At least one labeled
             sample of each class is required. Without unlabeled samples the problem is
@@ -411,6 +420,7 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         Returns
         -------
         self : AIDS3VMClassifier
+            The fitted estimator.
         """
         X, y = validate_data(self, X, y, dtype=[np.float64, np.float32])
         check_classification_targets(y)
@@ -427,13 +437,11 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
             )
         classes, y_signed, unlabeled = split_semi_supervised(y, require_unlabeled=False)
         self.classes_ = classes
-        if isinstance(self.random_state, np.random.RandomState):
-            seed = self.random_state.randint(np.iinfo(np.int32).max)
-        else:
-            seed = self.random_state
-        start = time.perf_counter()
+        seed = check_seed(self.random_state)
+        clock = _clock
+        start = clock()
         deadline = None if self.time_limit is None else start + self.time_limit
-        problem = _S3VMProblem(self, y_signed, deadline)
+        problem = _S3VMProblem(self, y_signed, deadline, clock)
         result = _run_aid(
             problem,
             as_data_source(X, y_signed.astype(np.float64)),
@@ -443,6 +451,7 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
             verbose=self.verbose,
             callback=self.callback,
             random_state=seed,
+            clock=clock,
         )
         params = result.solution.params
         w, b = params["w"], params["b"]
@@ -500,10 +509,12 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Samples.
 
         Returns
         -------
         scores : ndarray of shape (n_samples,)
+            The signed score of each sample.
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
@@ -515,10 +526,12 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Samples.
 
         Returns
         -------
         y_pred : ndarray of shape (n_samples,)
+            ``classes_[1]`` where the score is positive, else ``classes_[0]``.
         """
         check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]

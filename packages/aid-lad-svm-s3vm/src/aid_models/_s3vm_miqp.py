@@ -43,16 +43,22 @@ def weighted_svm_qp(X, y, cost, *, balance=None, time_limit=None):
     Parameters
     ----------
     X : ndarray of shape (K, m)
+        Training points (for AID, the cluster centroids).
     y : ndarray of shape (K,) in {-1, +1}
+        Labels.
     cost : ndarray of shape (K,), positive
+        Penalty ``c_k`` of each hinge loss.
     balance : tuple (x_bar, target) or None
         The balance constraint of sec. 4.3 as ``x_bar @ w + b = target``.
     time_limit : float or None
+        Wall-clock limit in seconds of the HiGHS solve; None means no limit.
 
     Returns
     -------
     w : ndarray of shape (m,)
+        Weight vector.
     b : float
+        Bias.
     objective : float
         The objective evaluated at ``(w, b)`` with the hinge losses recomputed.
     """

@@ -31,6 +31,7 @@ from svmcore.validation import (
     check_classification_targets,
     check_is_fitted,
     check_sample_weight,
+    check_seed,
     fit_context,
     validate_data,
 )
@@ -149,7 +150,8 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         1e-3). It is tightened automatically (x 0.1) until the aggregated duality gap
         meets the target above.
     initial_aggregation_rate : "auto" or float in (0, 1], default="auto"
-        r^0; "auto" is the paper's max(1.1 m / n, 1e-4). At least one cluster per class.
+        The rate r^0 = |K^0| / n; "auto" is the paper's max(1.1 m / n, 1e-4). At least
+        one cluster per class.
     init_sample_size : "auto" or int, default="auto"
         Rows sampled for the initial hyperplane; "auto" is max(20 (m + 1), 1000).
     gap_tol : float, default=1e-4
@@ -208,8 +210,8 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
 
     See Also
     --------
-    sklearn.svm.SVC : libsvm on the full data.
-    sklearn.svm.LinearSVC : liblinear on the full data.
+    sklearn.svm.SVC : The libsvm solver on the full data.
+    sklearn.svm.LinearSVC : The liblinear solver on the full data.
     AIDLADRegressor : AID for LAD regression.
 
     Notes
@@ -324,6 +326,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data.
         y : array-like of shape (n_samples,)
             Two classes.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -332,6 +335,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         Returns
         -------
         self : AIDSVC
+            The fitted estimator.
         """
         linear = self.kernel == "linear"
         if self.solver not in ("auto", "highs") and not linear:
@@ -365,10 +369,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
             if np.unique(y_signed).size != 2:
                 raise ValueError("Both classes need samples with positive sample_weight.")
         n = X.shape[0]
-        if isinstance(self.random_state, np.random.RandomState):
-            seed = int(self.random_state.randint(np.iinfo(np.int32).max))
-        else:
-            seed = self.random_state
+        seed = check_seed(self.random_state)
         kernel_params = None
         gamma = None
         if not linear:
@@ -445,10 +446,12 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Samples.
 
         Returns
         -------
         scores : ndarray of shape (n_samples,)
+            ``f(x)`` for each sample.
         """
         check_is_fitted(self)
         X = validate_data(
@@ -479,10 +482,12 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Samples.
 
         Returns
         -------
         y_pred : ndarray of shape (n_samples,)
+            ``classes_[1]`` where ``f(x) > 0``, else ``classes_[0]``.
         """
         check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]

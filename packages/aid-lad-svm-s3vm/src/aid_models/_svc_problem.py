@@ -82,6 +82,7 @@ def aggregated_dual_bound(alpha, y, quad):
     Returns
     -------
     bound : float
+        The dual objective of the feasible duals, <= the optimum.
     """
     alpha = np.clip(np.asarray(alpha, dtype=np.float64), 0.0, None)
     pos, neg = alpha[y > 0].sum(), alpha[y < 0].sum()
@@ -140,7 +141,7 @@ class _SVCProblem(AIDProblem):
         sample = data.take(idx)
         y = data.map_rows(lambda b: b.y)
         if np.unique(sample.y).size == 2:
-            w0 = np.ones(len(idx)) if sample.sample_weight is None else sample.sample_weight
+            w0 = sample.weights
             # Weight n/s per sampled row so the sample's C matches the full problem's scale.
             fit = self._sample_fit(
                 sample.X,
@@ -214,9 +215,7 @@ class _SVCProblem(AIDProblem):
         else:
             # Appendix B: K(x_k, x_q) = mean over the two clusters' pairs, through
             # KM = K(X, X) M in row blocks (M: n x K, s_i / W_k), never an n x n matrix.
-            w = data.map_rows(
-                lambda b: np.ones(b.X.shape[0]) if b.sample_weight is None else b.sample_weight
-            )
+            w = data.weights()
             n = clusters.n_samples
             M = sp.csr_matrix((w / W[clusters.labels], (np.arange(n), clusters.labels)), (n, K))
             KM = self._aggregated_kernel(clusters.labels, M)
@@ -476,9 +475,7 @@ class _SVCProblem(AIDProblem):
             scores = data.map_rows(lambda blk: np.asarray(blk.X @ w).ravel() + b)
             norm2 = float(w @ w)
         y = data.map_rows(lambda b: b.y)
-        s = data.map_rows(
-            lambda b: np.ones(b.X.shape[0]) if b.sample_weight is None else b.sample_weight
-        )
+        s = data.weights()
         margin = 1.0 - y * scores
         E = 0.5 * norm2 + C * float(s @ np.maximum(margin, 0.0))
         acc = float(np.mean(np.where(scores > 0, 1.0, -1.0) == y))

@@ -19,7 +19,7 @@ RELATIVE_STOP = 1e-9
 class MFNResult(NamedTuple):
     """Result of :func:`l2svm_mfn`.
 
-    Attributes
+    Parameters
     ----------
     w : ndarray of shape (dim,)
         Weights; the last entry is the bias when ``intercept=True``.
@@ -51,16 +51,20 @@ def squared_hinge_objective(w, outputs, y, cost, lam):
     Parameters
     ----------
     w : ndarray of shape (dim,)
+        Weights (the bias last when the data carry the constant feature).
     outputs : ndarray of shape (n_samples,)
         :math:`o = Xw`.
     y : ndarray of shape (n_samples,)
         Labels in {-1, +1}.
     cost : ndarray of shape (n_samples,)
+        Non-negative costs :math:`c_i`.
     lam : float or ndarray of shape (dim,)
+        Regularization :math:`\Lambda` (a scalar or its diagonal).
 
     Returns
     -------
     value : float
+        The objective at ``w``.
     """
     margin = np.maximum(0.0, 1.0 - y * outputs)
     # Sums of products, not ``@``: the BLAS's threaded dot is slow on a loaded machine.
@@ -143,6 +147,7 @@ def l2svm_mfn(
     Returns
     -------
     result : MFNResult
+        Weights, outputs, iteration counts, convergence flag and history.
 
     Notes
     -----

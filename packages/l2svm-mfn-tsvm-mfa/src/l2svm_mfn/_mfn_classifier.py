@@ -87,7 +87,7 @@ class MFNClassifier(LinearSVMLinMixin):
     --------
     TSVMClassifier : Transductive version using unlabeled data.
     MFAClassifier : Mean field annealing for the same transductive objective.
-    sklearn.svm.LinearSVC : liblinear; same minimizer with ``C = 1/(2 alpha)``.
+    sklearn.svm.LinearSVC : The liblinear solver; same minimizer with ``C = 1/(2 alpha)``.
 
     Notes
     -----

@@ -58,11 +58,17 @@ def tsvm_objective(w, outputs, y, labeled, lam, lam_u, weight=None):
     Parameters
     ----------
     w : ndarray of shape (dim,)
+        Weights (the bias last when the data carry the constant feature).
     outputs : ndarray of shape (n_samples,)
+        :math:`o = Xw` on every row.
     y : ndarray of shape (n_samples,)
         Labels in {-1, +1} on labeled rows.
     labeled : ndarray of bool of shape (n_samples,)
-    lam, lam_u : float (``lam`` may be a vector)
+        Which rows are labeled.
+    lam : float or ndarray of shape (dim,)
+        Regularization :math:`\lambda` (a vector gives one weight per entry of ``w``).
+    lam_u : float
+        Weight :math:`\lambda'` of the unlabeled loss.
     weight : ndarray of shape (n_samples,), default=None
         Extra per-row cost factors; :math:`l` and :math:`u` are then the total
         labeled and unlabeled weights.
@@ -70,6 +76,7 @@ def tsvm_objective(w, outputs, y, labeled, lam, lam_u, weight=None):
     Returns
     -------
     value : float
+        The objective at ``w``.
     """
     weight = np.ones(y.shape[0]) if weight is None else weight
     n_l = weight[labeled].sum()
@@ -83,7 +90,7 @@ def tsvm_objective(w, outputs, y, labeled, lam, lam_u, weight=None):
 
 
 def assign_by_ratio(outputs, n_positive):
-    """Labels in {-1, +1}: +1 for the ``n_positive`` largest outputs (Table 4's thresholding).
+    """Label the ``n_positive`` largest outputs +1 and the rest -1 (Table 4's thresholding).
 
     For a fixed ``w`` these labels minimize the TSVM objective (7) over the unlabeled
     labels under the balance constraint (exactly ``n_positive`` positives).

@@ -200,8 +200,8 @@ class LPSVR(RegressorMixin, _LPSVRParams):
     coef0 : float, default=0.0
         Independent term of "poly".
     decomposition : {"row_column", "full", "variables", "none"}, default="row_column"
-        "row_column" (the default; not in the paper, 400-4000x faster than
-        the paper's algorithms on the noisy sinc, same optimum): separate
+        "row_column" (the default; not in the paper, far faster than the
+        paper's algorithms on the noisy sinc, same optimum): separate
         column (coefficient) and row (tube constraint) sets, each grown by
         the same KKT check on all samples, one HiGHS model re-solved by warm
         simplex, started from the exact solution on a random quarter of the
@@ -215,8 +215,8 @@ class LPSVR(RegressorMixin, _LPSVRParams):
         interior point method ("ipm", with crossover to the vertex solution
         the sparseness results refer to; the default before 2026-11-25). The
         simplex method restarts from the previous basis in "variables" (IPM
-        cannot): noisy sinc N = 500, "variables" 1.0 s against 10.4 s with
-        "ipm", "full" 13 s against 35 s, same objective. "row_column" always
+        cannot), which makes "variables" and "full" several times faster at the
+        same objective (timings in the package README). "row_column" always
         uses the (warm) simplex method.
     B0 : int, default=None
         Initial working-set size (>= 2, <= n_samples); None means
@@ -418,6 +418,7 @@ class LPSVR(RegressorMixin, _LPSVRParams):
         Returns
         -------
         y_pred : ndarray of shape (n_samples,)
+            The regression function at each sample.
         """
         check_is_fitted(self)
         X = self._validate_X(X, reset=False)
@@ -434,10 +435,51 @@ class LPSVC(ClassifierMixin, _LPSVRParams):
 
     Parameters
     ----------
-    C, epsilon, kernel, gamma, sigma, degree, coef0, decomposition, method, \
-B0, B_max, n_add, tau, t_max, loop_limit, max_iter, tol, time_limit, random_state, \
-n_jobs, verbose
-        As in :class:`LPSVR`.
+    C : float, default=1.0
+        Cost of the epsilon-insensitive error (> 0), as in :class:`LPSVR`.
+    epsilon : float, default=0.1
+        Half-width of the insensitive tube around the -1/+1 targets (>= 0).
+    kernel : {"rbf", "linear", "poly"}, default="rbf"
+        Kernel, with scikit-learn's definitions.
+    gamma : {"scale", "auto"} or float, default="scale"
+        Coefficient of "rbf" and "poly", as in :class:`~sklearn.svm.SVC`.
+    sigma : float, default=None
+        The paper's RBF width: when given, ``gamma = 1 / (2 sigma^2)`` overrides
+        ``gamma``.
+    degree : int, default=3
+        Degree of "poly".
+    coef0 : float, default=0.0
+        Independent term of "poly".
+    decomposition : {"row_column", "full", "variables", "none"}, default="row_column"
+        Training algorithm of each regressor, as in :class:`LPSVR`.
+    method : {"simplex", "ipm", "choose"}, default="simplex"
+        HiGHS LP method of "variables", "full" and "none", as in :class:`LPSVR`.
+    B0 : int, default=None
+        Initial working-set size, as in :class:`LPSVR`.
+    B_max : int, default=None
+        Maximum working-set size of eq. (17); None means n_samples.
+    n_add : int, default=None
+        Violators moved into the working set per iteration of Algorithm 2; None is
+        the paper's ``1 + ceil(ln |B|)``.
+    tau : int, default=4
+        Number of constraint blocks of Algorithm 3.
+    t_max : int, default=4
+        Algorithm 3's stall count, as in :class:`LPSVR`.
+    loop_limit : int, default=10
+        The paper's ``l`` (loop prevention), as in :class:`LPSVR`.
+    max_iter : int, default=1000
+        Maximum number of outer (working-set) iterations of each regressor.
+    tol : float, default=1e-6
+        Tolerance of the KKT (complementarity and dual feasibility) checks.
+    time_limit : float, default=None
+        Wall-clock budget in seconds of the whole fit, all classes together (> 0;
+        None: no limit); see :class:`LPSVR` for what happens on expiry.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the random initial working sets.
+    n_jobs : int, default=None
+        Numba threads for kernel evaluations (None means 1, -1 all).
+    verbose : int, default=0
+        Print one line per outer iteration.
 
     Attributes
     ----------
@@ -538,6 +580,8 @@ n_jobs, verbose
         Returns
         -------
         scores : ndarray of shape (n_samples,) or (n_samples, n_classes)
+            The regression output of each regressor (one column per class for more
+            than two classes).
         """
         check_is_fitted(self)
         X = self._validate_X(X, reset=False)
@@ -555,6 +599,7 @@ n_jobs, verbose
         Returns
         -------
         y_pred : ndarray of shape (n_samples,)
+            The class of the largest output (binary: ``classes_[1]`` where it is positive).
         """
         scores = self.decision_function(X)
         if scores.ndim == 1:

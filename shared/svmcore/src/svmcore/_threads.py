@@ -43,6 +43,11 @@ def numba_threads(n_jobs):
     n_jobs : int or None
         See :func:`effective_n_threads`.
 
+    Yields
+    ------
+    None
+        Control returns to the body of the ``with`` statement.
+
     Examples
     --------
     >>> from svmcore import numba_threads
@@ -63,19 +68,21 @@ def thread_map(func, n_items, n_jobs):
     For calls into serial ``nogil`` Numba kernels on independent pieces of work (one
     group, one block): the threads run without the GIL, so this parallelizes like a
     ``prange`` loop, without compiling a ``parallel=True`` kernel (parfor compilation
-    cost several seconds of a cold first fit). Results keep the item order.
+    is slow on a cold first fit; see the package README). Results keep the item order.
 
     Parameters
     ----------
     func : callable
         Called with the item index.
     n_items : int
+        Number of items; ``func`` is called with ``0, ..., n_items - 1``.
     n_jobs : int or None
         See :func:`effective_n_threads`.
 
     Returns
     -------
     results : list
+        ``func(i)`` for every item, in item order.
 
     Examples
     --------

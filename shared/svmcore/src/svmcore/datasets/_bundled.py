@@ -28,6 +28,7 @@ def load_bundled(name, *, dtype=np.float64):
     Returns
     -------
     X : ndarray of shape (n_samples, n_features)
+        Features.
     y : ndarray of shape (n_samples,)
         Class labels as scikit-learn gives them (ints), or float targets for
         "diabetes".

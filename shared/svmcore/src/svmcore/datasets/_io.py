@@ -26,7 +26,9 @@ def load_svmlight(path, *, n_features=None, dtype=np.float64, zero_based="auto")
     Returns
     -------
     X : csr_matrix of shape (n_samples, n_features)
+        Features.
     y : ndarray of shape (n_samples,)
+        Labels or targets, as stored in the file (float).
 
     Raises
     ------

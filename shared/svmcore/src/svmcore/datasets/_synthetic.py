@@ -75,9 +75,11 @@ def make_lad_set_a(
     Returns
     -------
     X : ndarray of shape (n_samples, n_features)
+        Gaussian design.
     y : ndarray of shape (n_samples,)
+        Responses with Laplace errors.
     coef : tuple (float, ndarray of shape (n_features,))
-        Only with ``return_coef=True``.
+        The true ``(beta_0, beta)``; only with ``return_coef=True``.
 
     Notes
     -----
@@ -146,7 +148,9 @@ def make_blob_mixture(
     Returns
     -------
     X : ndarray of shape (n_samples, n_features)
+        Samples.
     y : ndarray of shape (n_samples,), values in {-1, +1}
+        Class labels after the flips.
 
     Notes
     -----
@@ -212,7 +216,9 @@ def make_noisy_sinc(
     Returns
     -------
     X : ndarray of shape (n_samples, 1)
+        Sample points ``x``.
     y : ndarray of shape (n_samples,)
+        Noisy targets.
 
     Notes
     -----
@@ -269,7 +275,9 @@ def make_g241c(
     Returns
     -------
     X : ndarray of shape (n_samples, n_features)
+        Samples.
     y : ndarray of shape (n_samples,), values in {-1, +1}
+        Class labels (the Gaussian each sample was drawn from).
 
     Notes
     -----
@@ -341,6 +349,7 @@ def make_sparse_text(
     X : csr_matrix of shape (n_samples, n_features)
         Rows of unit L2 norm (empty rows impossible: every document has a token).
     y : ndarray of shape (n_samples,), values in {-1, +1}
+        Class labels from the planted hyperplane, after the flips.
 
     Notes
     -----

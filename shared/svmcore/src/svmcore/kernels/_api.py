@@ -19,16 +19,15 @@ from ._spec import check_kernel_params
 __all__ = ["gram", "kernel_diag", "kernel_distances", "kernel_matvec", "kernel_rows"]
 
 #: Dense inputs with at most this many features use the direct difference loop for RBF
-#: and linear distances: measured on 4000 x 4000 blocks it beats matmul + expansion at
-#: 3 features (0.07 s vs 0.11 s) and loses from about 10 on (0.20 s vs 0.17 s).
+#: and linear distances: it beats matmul + expansion at a few features and loses from
+#: about 10 on (figures in the package README).
 _DIRECT_MAX_FEATURES = 8
 
 #: Default number of entries of one block (32 MB in float64).
 _BLOCK_ELEMENTS = 1 << 22
 
-#: Below this many kernel entries in a call, run on one thread: waking Numba's pool cost
-#: about 16 ms per call on a busy 2-core machine, against 0.1-0.6 ms of serial work for
-#: blocks of 20 x 20 to 300 x 300 (``n_jobs=1``).
+#: Below this many kernel entries in a call, run on one thread: waking Numba's pool costs
+#: more than the serial work of small blocks (figures in the package README).
 _PARALLEL_MIN_ENTRIES = 1 << 20
 
 

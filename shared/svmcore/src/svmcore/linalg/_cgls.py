@@ -19,7 +19,7 @@ DEFAULT_MAX_ITER = 10000
 class CGLSResult(NamedTuple):
     """Result of :func:`cgls`.
 
-    Attributes
+    Parameters
     ----------
     beta : ndarray of shape (n_features,) or (n_features + 1,)
         The solution; with ``intercept=True`` the last entry is the bias.
@@ -225,8 +225,9 @@ def cgls(
     :math:`X_J^T z_{new} - \Lambda\beta` up to rounding (both products are fresh each
     iteration, so there is no recurrence to drift), and streams :math:`X_J` once per
     iteration instead of twice (dense products are memory-bound once :math:`X_J` leaves
-    the cache: a TSVM fit on 20k x 200 took 77-83 s CPU instead of 89-100 s, same
-    iterates). CSR keeps Table 2's two products (its scatters, not the reads, dominate).
+    the cache, so the single pass saves time on large dense data, same iterates; see the
+    package README). CSR keeps Table 2's two products (its scatters, not the reads,
+    dominate).
     Memory is :math:`O(n + d)` beyond :math:`X` (plus two length-:math:`d`
     buffers per thread). The matrix keeps its dtype; vectors are float64.
 

@@ -31,6 +31,7 @@ def kth_smallest(a, k):
     Returns
     -------
     value : float
+        The ``k``-th smallest entry of ``a``.
 
     Examples
     --------
@@ -44,7 +45,7 @@ def kth_smallest(a, k):
 
 
 def select(a, k, *, largest=False):
-    """Indices of the ``k`` smallest (or largest) entries of ``a``, in no particular order.
+    """Return the indices of the ``k`` smallest (or largest) entries of ``a``, in any order.
 
     Parameters
     ----------
@@ -58,6 +59,7 @@ def select(a, k, *, largest=False):
     Returns
     -------
     indices : ndarray of shape (k,) of intp
+        Positions in ``a`` of the selected entries.
 
     Examples
     --------
@@ -85,9 +87,9 @@ def kth_smallest_inplace(a, k):
 
     Quickselect with a median-of-three pivot, expected linear time. It exists because
     ``np.partition`` inside Numba compiles ``np.unique``, sorts and string formatting for
-    its argument checks (about 10 s of a cold first fit on 2 cores), while this
-    compiles in well under a second. ``a`` must be finite and ``0 <= k < len(a)``
-    (not checked: the callers own both).
+    its argument checks (slow to compile on a cold first fit), while this compiles
+    quickly (figures in the package README). ``a`` must be finite and
+    ``0 <= k < len(a)`` (not checked: the callers own both).
 
     Parameters
     ----------
@@ -99,6 +101,7 @@ def kth_smallest_inplace(a, k):
     Returns
     -------
     value : float
+        The ``k``-th smallest entry; ``a`` is left partially reordered.
 
     Examples
     --------

@@ -28,7 +28,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..numba_config import jit
-from ..validation import check_float_array, check_real
+from ..validation import check_float_array, check_generator, check_real
 from ._svm import _check_labels, optimal_intercept
 
 __all__ = ["DCDResult", "dcd_weighted_svm"]
@@ -170,7 +170,10 @@ def _dcd_csr(data, indices, indptr, xmu, mm, y, upper, qd, alpha, v, state, eps,
 class DCDResult:
     """Solution of :func:`dcd_weighted_svm`.
 
-    Attributes
+    The parameters are kept as attributes of the same names (``rounds`` as
+    ``n_rounds``); the solver sets ``feasible_dual_coef`` and ``converged``.
+
+    Parameters
     ----------
     coef : ndarray of shape (n_features,)
         ``w = sum_i alpha_i y_i x_i``.
@@ -184,13 +187,18 @@ class DCDResult:
         Largest dual objective, over the iterates (and ``alpha0``), of the duals
         scaled so that ``sum alpha_i y_i = 0`` exactly: a certified lower bound on
         the optimum.
+    n_epochs : int
+        Coordinate-descent epochs over all proximal rounds.
+    rounds : int
+        Proximal rounds on the bias.
+
+    Attributes
+    ----------
     feasible_dual_coef : ndarray of shape (n_samples,)
         The exactly feasible duals whose objective is ``dual_objective``
         (a warm start that keeps the bound).
-    n_epochs : int
-        Coordinate-descent epochs over all proximal rounds.
     n_rounds : int
-        Proximal rounds on the bias.
+        Proximal rounds on the bias (the ``rounds`` parameter).
     converged : bool
         ``(objective - dual_objective) / |objective| <= gap_tol`` was reached.
     """
@@ -305,6 +313,7 @@ def dcd_weighted_svm(
     Returns
     -------
     result : DCDResult
+        Primal ``(coef, intercept)``, duals, the certified bound and the epochs used.
 
     Notes
     -----
@@ -366,7 +375,7 @@ def dcd_weighted_svm(
     w_true = w - beta0 * shift if sparse else w
     # Bias in centred coordinates: f = w (x - shift) + b_c, so b_c = b0 + w shift.
     state = np.array([b0 + float(w_true @ shift), beta0, sigma, float(w @ shift)])
-    rng = np.random.default_rng(random_state)
+    rng = check_generator(random_state)
     epochs = rounds = 0
     best = None
     # Every iterate is dual feasible after scaling, so the best bound seen is kept

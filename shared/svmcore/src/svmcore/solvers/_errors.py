@@ -23,6 +23,15 @@ __all__ = [
 class SolverError(RuntimeError):
     """An optimization solver failed to return an optimal solution.
 
+    Parameters
+    ----------
+    message : str
+        The error message.
+    status : str or None, default=None
+        The solver's status name.
+    solver_message : str, default=""
+        The solver's own description of the status.
+
     Attributes
     ----------
     status : str or None
@@ -39,15 +48,45 @@ class SolverError(RuntimeError):
 
 
 class InfeasibleError(SolverError):
-    """The problem has no feasible point."""
+    """The problem has no feasible point.
+
+    Parameters
+    ----------
+    message : str
+        The error message.
+    status : str or None, default=None
+        The solver's status name (see :class:`SolverError`).
+    solver_message : str, default=""
+        The solver's own description of the status.
+    """
 
 
 class UnboundedError(SolverError):
-    """The problem is feasible but its objective is unbounded below."""
+    """The problem is feasible but its objective is unbounded below.
+
+    Parameters
+    ----------
+    message : str
+        The error message.
+    status : str or None, default=None
+        The solver's status name (see :class:`SolverError`).
+    solver_message : str, default=""
+        The solver's own description of the status.
+    """
 
 
 class SolverLimitError(SolverError):
-    """A time, iteration or other limit stopped the solver before optimality."""
+    """A time, iteration or other limit stopped the solver before optimality.
+
+    Parameters
+    ----------
+    message : str
+        The error message.
+    status : str or None, default=None
+        The solver's status name (see :class:`SolverError`).
+    solver_message : str, default=""
+        The solver's own description of the status.
+    """
 
 
 class SolverLimitWarning(ConvergenceWarning):

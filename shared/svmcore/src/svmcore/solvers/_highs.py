@@ -76,9 +76,10 @@ def _flush_c_stdout():
 class LPBasis:
     """A simplex basis in HiGHS's coding (0 lower, 1 basic, 2 upper, 3 zero, 4 nonbasic).
 
-    Attributes
+    Parameters
     ----------
     col_status : ndarray of shape (n_variables,), dtype int8
+        Status of each variable.
     row_status : ndarray of shape (n_rows,), dtype int8
         Rows in the order of the problem's rows (for :func:`solve_lp`: the
         ``A_ub`` rows, then the ``A_eq`` rows).
@@ -92,7 +93,7 @@ class LPBasis:
 class LPResult:
     """Solution of an LP or QP solved by HiGHS.
 
-    Attributes
+    Parameters
     ----------
     x : ndarray of shape (n_variables,)
         Primal solution.
@@ -840,6 +841,7 @@ scipy.optimize.Bounds, default=None
     Returns
     -------
     LPResult
+        Primal solution, objective, duals, final basis and HiGHS status.
 
     Raises
     ------
@@ -922,9 +924,37 @@ def solve_qp(
         passed to HiGHS; symmetry is checked).
     c : array-like of shape (n_variables,)
         Linear cost.
-    A_ub, b_ub, A_eq, b_eq, bounds, time_limit, tol, max_iter, presolve, \
-warm_start, on_limit, verbose, options
-        As in :func:`solve_lp`.
+    A_ub : array-like or sparse matrix of shape (n_ub, n_variables), default=None
+        Inequality matrix, as in :func:`solve_lp`.
+    b_ub : array-like of shape (n_ub,), default=None
+        Inequality right-hand side.
+    A_eq : array-like or sparse matrix of shape (n_eq, n_variables), default=None
+        Equality matrix.
+    b_eq : array-like of shape (n_eq,), default=None
+        Equality right-hand side.
+    bounds : None, (lb, ub), sequence of (lb, ub) pairs, (lb_array, ub_array) or \
+scipy.optimize.Bounds, default=None
+        Variable bounds, read as in :func:`solve_lp` (None means ``(0, None)`` for
+        every variable).
+    time_limit : float, default=None
+        Wall-clock limit in seconds.
+    tol : float, default=None
+        Feasibility tolerance (HiGHS defaults when None).
+    max_iter : int, default=None
+        QP iteration limit (HiGHS's default when None).
+    presolve : bool, default=True
+        Whether HiGHS presolves.
+    warm_start : LPResult or LPBasis, default=None
+        A previous result on a problem of the same shape whose basis (else its
+        solution) seeds HiGHS.
+    on_limit : {"raise", "warn"}, default="raise"
+        A time or iteration limit raises
+        :class:`~svmcore.solvers.SolverLimitError`, or warns with
+        :class:`~svmcore.solvers.SolverLimitWarning` and returns the best point.
+    verbose : bool, default=False
+        Show HiGHS's log.
+    options : dict, default=None
+        Further HiGHS options by name.
 
     Returns
     -------

@@ -42,7 +42,7 @@ _LIBLINEAR_MAX_ITER = 100_000
 class WeightedSVMResult:
     """Solution of a weighted SVM returned by :func:`fit_weighted_svm`.
 
-    Attributes
+    Parameters
     ----------
     coef : ndarray of shape (n_features,) or None
         Primal weight vector ``w`` (linear kernel only; ``None`` otherwise).
@@ -310,7 +310,7 @@ def fit_weighted_svm(
         cap libsvm applies itself) and 100,000 for liblinear (the AID paper's
         setting: liblinear's default of 1,000 stopped early).
     intercept_scaling : float, default=1.0
-        liblinear only: the constant feature that carries the bias (liblinear
+        Only for liblinear: the constant feature that carries the bias (liblinear
         regularizes ``(b / intercept_scaling)^2``). Large values slow its
         coordinate descent badly; ``b`` is re-optimized exactly afterwards.
     refit_intercept : bool, default=True
@@ -318,16 +318,16 @@ def fit_weighted_svm(
         the returned ``w`` (:func:`optimal_intercept`; ties broken towards the
         solver's ``b``). Always done for liblinear, whose ``b`` is regularized.
     margin_tol : float, default=1e-2
-        liblinear only: samples with ``|1 - y_i f(x_i)| <= margin_tol`` are
+        Only for liblinear: samples with ``|1 - y_i f(x_i)| <= margin_tol`` are
         treated as on the margin when the duals are reconstructed.
     cache_size : float, default=200.0
-        libsvm kernel cache in MB.
+        Kernel cache of libsvm in MB.
     random_state : int, RandomState instance or None, default=None
         Seed of liblinear's coordinate order.
     compute_objective : bool, default=True
-        libsvm with a nonlinear kernel: False skips the decision-function pass over
-        all samples that the primal objective and ``refit_intercept`` need (about as
-        costly as training itself when most samples are support vectors); then
+        Only for libsvm with a nonlinear kernel: False skips the decision-function
+        pass over all samples that the primal objective and ``refit_intercept`` need
+        (about as costly as training itself when most samples are support vectors); then
         ``objective`` and ``dual_objective`` are NaN and the intercept is libsvm's own
         (as ``SVC``'s). Ignored for the linear kernel and liblinear, whose pass is
         cheap (O(nnz)).

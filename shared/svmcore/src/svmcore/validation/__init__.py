@@ -1,6 +1,8 @@
-"""Input validation: the scikit-learn boundary, argument checks, semi-supervised labels."""
+"""Input validation: the scikit-learn boundary, argument checks, ``random_state`` handling,
+semi-supervised labels."""
 
 from ._checks import check_float_array, check_indices, check_positive_int, check_real
+from ._random import check_generator, check_seed
 from ._semi import UNLABELED, split_semi_supervised
 from ._sklearn import (
     Hidden,
@@ -22,11 +24,13 @@ __all__ = [
     "UNLABELED",
     "check_classification_targets",
     "check_float_array",
+    "check_generator",
     "check_indices",
     "check_is_fitted",
     "check_positive_int",
     "check_real",
     "check_sample_weight",
+    "check_seed",
     "fit_context",
     "split_semi_supervised",
     "validate_data",

@@ -16,6 +16,26 @@ __all__ = [
 def check_real(value, name, *, low=None, high=None, low_closed=True, high_closed=True):
     """Return ``value`` as a float after checking its type, finiteness and range.
 
+    Parameters
+    ----------
+    value : object
+        The value to check.
+    name : str
+        Argument name used in error messages.
+    low : float, default=None
+        Lower end of the interval; None means no lower bound.
+    high : float, default=None
+        Upper end of the interval; None means no upper bound.
+    low_closed : bool, default=True
+        Whether ``value == low`` is accepted.
+    high_closed : bool, default=True
+        Whether ``value == high`` is accepted.
+
+    Returns
+    -------
+    value : float
+        ``value`` converted to float.
+
     Raises
     ------
     TypeError
@@ -38,7 +58,29 @@ def check_real(value, name, *, low=None, high=None, low_closed=True, high_closed
 
 
 def check_positive_int(value, name, *, minimum=1):
-    """Return ``value`` as an int after checking it is an integer ``>= minimum``."""
+    """Return ``value`` as an int after checking it is an integer ``>= minimum``.
+
+    Parameters
+    ----------
+    value : object
+        The value to check (``bool`` is rejected).
+    name : str
+        Argument name used in error messages.
+    minimum : int, default=1
+        Smallest accepted value.
+
+    Returns
+    -------
+    value : int
+        ``value`` converted to int.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not an integer.
+    ValueError
+        If it is below ``minimum``.
+    """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}.")
     if value < minimum:
@@ -68,6 +110,7 @@ def check_float_array(X, name, *, ndim=2, accept_sparse=False, dtype=None, allow
     Returns
     -------
     X : ndarray (C-contiguous) or csr_matrix
+        The validated input, finite, in the dtype described above.
     """
     if sp.issparse(X):
         if not accept_sparse:
@@ -98,7 +141,29 @@ def check_float_array(X, name, *, ndim=2, accept_sparse=False, dtype=None, allow
 
 
 def check_indices(idx, name, n):
-    """Validate an integer index array into ``range(n)``; return it as intp."""
+    """Validate an integer index array into ``range(n)``; return it as intp.
+
+    Parameters
+    ----------
+    idx : array-like of shape (n_indices,)
+        Integer indices (an empty array of any dtype is accepted).
+    name : str
+        Argument name used in error messages.
+    n : int
+        Length of the indexed axis; every index must lie in ``[0, n)``.
+
+    Returns
+    -------
+    idx : ndarray of shape (n_indices,) of intp
+        The indices as intp.
+
+    Raises
+    ------
+    TypeError
+        If ``idx`` holds non-integers.
+    ValueError
+        If ``idx`` is not 1-d or holds an index outside ``[0, n)``.
+    """
     idx = np.asarray(idx)
     if idx.ndim != 1:
         raise ValueError(f"{name} must be a 1-d index array, got shape {idx.shape}.")

@@ -41,6 +41,7 @@ def check_sample_weight(sample_weight, X, *, dtype=None, allow_zero=True):
     Returns
     -------
     sample_weight : ndarray of shape (n_samples,)
+        The validated weights in ``dtype``.
     """
     if dtype is None:
         x_dtype = getattr(X, "dtype", None)
