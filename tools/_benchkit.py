@@ -114,8 +114,11 @@ def max_rel_diff(a, b) -> float:
     return float(np.max(np.abs(a - b) / scale, initial=0.0))
 
 
-def relative_gap(ours: float, reference: float) -> float:
-    """``(ours - reference) / max(1, |reference|)``."""
+def reference_gap(ours: float, reference: float) -> float:
+    """``(ours - reference) / max(1, |reference|)``: ours against a reference solver's value.
+
+    Not :func:`aid_core.relative_gap`, the certified gap ``(upper - lower) / upper`` of a run.
+    """
     return (float(ours) - float(reference)) / max(1.0, abs(float(reference)))
 
 

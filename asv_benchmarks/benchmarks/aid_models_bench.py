@@ -26,7 +26,7 @@ from svmcore.datasets import make_blob_mixture, make_lad_set_a
 from svmcore.kernels import gram
 from svmcore.solvers import hinge_objective
 
-from .common import Benchmark, Estimator, ObjectiveGap, Predictor, relative_gap
+from .common import Benchmark, Estimator, ObjectiveGap, Predictor, reference_gap
 
 C, GAMMA = 0.1, 0.1
 
@@ -67,7 +67,7 @@ class AIDLADBenchmark(_WarmUpOnRows, Predictor, ObjectiveGap, Estimator, Benchma
         Xc = np.hstack([X, np.ones((X.shape[0], 1))])
         reference = lad_lp(Xc, y)[1]
         ours = np.abs(y - estimator.predict(X)).sum()
-        return relative_gap(ours, reference)
+        return reference_gap(ours, reference)
 
 
 class AIDSVCBenchmark(_WarmUpOnRows, Predictor, ObjectiveGap, Estimator, Benchmark):
@@ -116,4 +116,4 @@ class AIDSVCBenchmark(_WarmUpOnRows, Predictor, ObjectiveGap, Estimator, Benchma
                 )
                 for est in (estimator, reference)
             )
-        return relative_gap(ours, theirs)
+        return reference_gap(ours, theirs)

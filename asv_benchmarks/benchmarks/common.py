@@ -171,8 +171,11 @@ class ObjectiveGap(ABC):
         return float(self.objective_gap(self.estimator, args))
 
 
-def relative_gap(ours, reference):
-    """``(ours - reference) / max(1, |reference|)``: the gap the ``track_`` functions report."""
+def reference_gap(ours, reference):
+    """``(ours - reference) / max(1, |reference|)``: the gap the ``track_`` functions report.
+
+    Not :func:`aid_core.relative_gap`, the certified gap ``(upper - lower) / upper`` of a run.
+    """
     return (float(ours) - float(reference)) / max(1.0, abs(float(reference)))
 
 

@@ -10,7 +10,7 @@ from sklearn.svm import LinearSVC
 
 from l2svm_mfn import MFNClassifier
 
-from .common import Benchmark, Estimator, ObjectiveGap, Predictor, relative_gap
+from .common import Benchmark, Estimator, ObjectiveGap, Predictor, reference_gap
 from .datasets import classification
 
 ALPHA = 1.0
@@ -50,4 +50,4 @@ class MFNClassifierBenchmark(Predictor, ObjectiveGap, Estimator, Benchmark):
         X = X.astype(np.float64)
         ours = _objective(estimator.coef_.ravel(), estimator.intercept_[0], X, y)
         theirs = _objective(reference.coef_.ravel(), reference.intercept_[0], X, y)
-        return relative_gap(ours, theirs)
+        return reference_gap(ours, theirs)

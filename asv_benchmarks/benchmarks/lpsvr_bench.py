@@ -10,7 +10,7 @@ repeats the "simplex" one.
 from lpsvr import LPSVR
 from svmcore.datasets import make_noisy_sinc
 
-from .common import Benchmark, Estimator, ObjectiveGap, Predictor, relative_gap
+from .common import Benchmark, Estimator, ObjectiveGap, Predictor, reference_gap
 
 C, EPSILON, GAMMA = 1.0, 0.1, 0.5
 
@@ -42,4 +42,4 @@ class LPSVRBenchmark(Predictor, ObjectiveGap, Estimator, Benchmark):
         reference = LPSVR(
             C=C, epsilon=EPSILON, gamma=GAMMA, decomposition="none", method="simplex"
         ).fit(self.X, self.y)
-        return relative_gap(estimator.objective_, reference.objective_)
+        return reference_gap(estimator.objective_, reference.objective_)

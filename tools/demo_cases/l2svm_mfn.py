@@ -2,7 +2,7 @@
 
 import numpy as np
 import scipy.sparse as sp
-from _benchkit import Row, measure, relative_gap
+from _benchkit import Row, measure, reference_gap
 from sklearn.svm import LinearSVC
 
 from l2svm_mfn import MFAClassifier, MFNClassifier, TSVMClassifier
@@ -38,7 +38,7 @@ def mfn_vs_liblinear(data, size):
             ).fit(X, y),
             repeat=1,
         )
-        gap = relative_gap(
+        gap = reference_gap(
             _objective(ours.coef_.ravel(), ours.intercept_[0], X, y),
             _objective(base.coef_.ravel(), base.intercept_[0], X, y),
         )

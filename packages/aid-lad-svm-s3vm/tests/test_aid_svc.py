@@ -241,6 +241,7 @@ def test_dual_bound_is_a_lower_bound(seed, C):
         ({}, "empty", ValueError, "0 sample"),
         ({"C": 0.0}, None, ValueError, "'C'"),
         ({"C": -1.0}, None, ValueError, "'C'"),
+        ({"kernel": "poly", "degree": 0}, None, ValueError, "'degree'"),
         ({"initial_aggregation_rate": 0.0}, None, ValueError, "initial_aggregation_rate"),
         ({"initial_aggregation_rate": 2.0}, None, ValueError, "initial_aggregation_rate"),
         ({"kernel": "rbf", "solver": "liblinear"}, None, ValueError, "kernel='linear'"),

@@ -86,6 +86,10 @@ def test_fitted_attributes_are_consistent(balance):
     assert clf.lower_bound_ <= clf.objective_
     assert clf.n_iter_ == len(clf.history_) == len(clf.mip_gaps_) <= 3
     assert all("mip_gap" in rec and "mip_status" in rec for rec in clf.history_)
+    assert all(rec["backend"] == "scip" for rec in clf.history_)
+    # the fitted attributes every AID estimator has (aid_models._common.store_run)
+    assert clf.aggregation_rate_ == clf.n_clusters_ / X.shape[0]
+    assert 0.0 <= clf.init_time_ and np.isfinite(clf.init_time_)
     labeled = ys != 0
     assert np.array_equal(clf.transduction_[labeled], y[labeled])
     assert np.array_equal(clf.transduction_[~labeled], clf.predict(X[~labeled]))

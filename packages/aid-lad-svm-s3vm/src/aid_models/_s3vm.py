@@ -27,6 +27,7 @@ from svmcore.validation import (
     validate_data,
 )
 
+from ._common import store_run
 from ._s3vm_miqp import solve_aggregated_miqp, weighted_svm_qp
 from ._s3vm_split import lemma1_labels, optimality_key, prop5_violated, s3vm_decluster_key
 
@@ -303,6 +304,10 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
     n_iter_ : int
     n_clusters_ : int
         Number of clusters of the returned solution.
+    aggregation_rate_ : float
+        ``n_clusters_ / n_samples``.
+    init_time_ : float
+        Seconds of the initial clustering (not in ``history_``'s times).
     n_features_in_ : int
     feature_names_in_ : ndarray of shape (n_features_in_,)
         Defined only when ``X`` has string feature names.
@@ -460,15 +465,9 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         scores = np.asarray(X @ w, dtype=np.float64) + b
         d = lemma1_labels(scores)
         self.transduction_ = np.where(unlabeled, classes[(d > 0).astype(int)], y)
-        self.history_ = result.history
-        self.n_iter_ = result.n_iter
-        self.stop_reason_ = result.stop_reason
-        self.objective_ = float(result.evaluation.objective)
-        self.lower_bound_ = float(result.lower_bound)
-        self.n_clusters_ = int(result.clusters.n_clusters)
+        # Prop 5 is not a certificate (see Notes): optimality_gap_ is the certified gap.
+        store_run(self, result, X.shape[0])
         self.mip_gaps_ = np.array([r.mip_gap for r in problem.solves])
-        # Prop 5 is not a certificate (see Notes), so the gap is always the certified one.
-        self.optimality_gap_ = float(result.gap)
         unproven = [r.status for r in problem.solves if not r.proven_optimal]
         if unproven or result.stop_reason == "time_limit":
             reasons = []

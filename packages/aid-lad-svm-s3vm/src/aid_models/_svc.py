@@ -249,7 +249,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         "C": [Interval(Real, 0.0, None, closed="neither")],
         "kernel": [StrOptions({"linear", "rbf", "poly"})],
         "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0.0, None, closed="neither")],
-        "degree": [Interval(Integral, 0, None, closed="left")],
+        "degree": [Interval(Integral, 1, None, closed="left")],
         "coef0": [Interval(Real, None, None, closed="neither")],
         "solver": [
             StrOptions({"auto", "libsvm", "liblinear", "highs", "dcd", "newton", "dcd-full"})
