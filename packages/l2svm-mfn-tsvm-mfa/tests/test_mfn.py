@@ -161,7 +161,13 @@ def test_multiclass_one_vs_rest_matches_liblinear():
     ref.fit(X, y)
     np.testing.assert_allclose(clf.coef_, ref.coef_, rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(clf.intercept_, ref.intercept_, rtol=1e-4, atol=1e-6)
-    assert clf.objective_.shape == (3,)
+    # one objective per problem, their sum as objective_, every problem in history_
+    assert clf.objectives_.shape == (3,)
+    assert clf.objective_ == pytest.approx(clf.objectives_.sum(), rel=1e-15)
+    assert isinstance(clf.objective_, float)
+    assert {rec["class"] for rec in clf.history_} == {0, 1, 2}
+    last = {c: [r for r in clf.history_ if r["class"] == c][-1]["objective"] for c in range(3)}
+    np.testing.assert_allclose([last[c] for c in range(3)], clf.objectives_, rtol=1e-9)
 
 
 def test_sparse_never_densified():

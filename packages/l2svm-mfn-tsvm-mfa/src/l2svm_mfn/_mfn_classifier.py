@@ -69,15 +69,21 @@ class MFNClassifier(LinearSVMLinMixin):
         Weights (one row per class when n_classes > 2).
     intercept_ : ndarray of shape (1,) or (n_classes,)
         Bias (0 when ``fit_intercept=False``).
-    objective_ : float or ndarray of shape (n_classes,)
-        Final value of the objective below (per one-vs-rest problem if multiclass).
+    objective_ : float
+        Final value of the objective below; with more than two classes the sum over
+        the one-vs-rest problems (which are independent: their sum is the objective of
+        the whole fit). A float whatever the number of classes.
+    objectives_ : ndarray of shape (n_problems,)
+        The objective of each problem: one for two classes, one per class (one-vs-rest)
+        otherwise.
     n_iter_ : int
         Newton iterations (maximum over one-vs-rest problems).
     n_cg_iter_ : int
         Total CGLS iterations.
     history_ : list of dict
-        Per Newton iteration: ``iter``, ``cg_iter``, ``cg_converged``, ``n_active``,
-        ``delta``, ``objective`` (binary case; last problem when multiclass).
+        Per Newton iteration of every problem: ``class`` (the positive class of that
+        problem), ``iter``, ``cg_iter``, ``cg_converged``, ``n_active``, ``delta``,
+        ``objective``.
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -211,7 +217,7 @@ class MFNClassifier(LinearSVMLinMixin):
             and np.array_equal(getattr(self, "classes_", None), classes)
         ):
             old = np.hstack([self.coef_, self.intercept_[:, None]])
-        coefs, objectives, n_iters, n_cg = [], [], [], 0
+        coefs, objectives, n_iters, n_cg, history = [], [], [], 0, []
         with numba_threads(self.n_jobs):
             for k, positive in enumerate(problems):
                 y_signed = np.where(y == positive, 1.0, -1.0)
@@ -242,6 +248,7 @@ class MFNClassifier(LinearSVMLinMixin):
                         ConvergenceWarning,
                         stacklevel=2,
                     )
+                history += [{"class": positive, **rec} for rec in res.history]
                 coefs.append(res.w)
                 objectives.append(squared_hinge_objective(res.w, res.outputs, y_signed, cost, lam))
                 n_iters.append(res.n_iter)
@@ -250,8 +257,9 @@ class MFNClassifier(LinearSVMLinMixin):
         W = np.vstack(coefs)
         self.coef_ = np.ascontiguousarray(W[:, :n_features])
         self.intercept_ = W[:, n_features].copy() if self.fit_intercept else np.zeros(len(W))
-        self.objective_ = objectives[0] if len(objectives) == 1 else np.array(objectives)
+        self.objectives_ = np.array(objectives)
+        self.objective_ = float(self.objectives_.sum())
         self.n_iter_ = max(n_iters)
         self.n_cg_iter_ = n_cg
-        self.history_ = res.history
+        self.history_ = history
         return self
