@@ -423,6 +423,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Samples.
 
         Returns
         -------
@@ -445,6 +446,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Samples.
 
         Returns
         -------

@@ -116,8 +116,8 @@ class _LPSVRParams(BaseEstimator):
         }
 
     def _threads(self):
-        # scikit-learn's convention: None means one thread
-        return 1 if self.n_jobs is None else self.n_jobs
+        # The monorepo's convention (docs/design.rst): None keeps Numba's thread count
+        return self.n_jobs
 
     def _check_sizes(self, n_samples):
         default = _DEFAULT_B0_ROW_COLUMN if self.decomposition == "row_column" else _DEFAULT_B0
@@ -252,7 +252,8 @@ class LPSVR(RegressorMixin, _LPSVRParams):
     random_state : int, RandomState instance or None, default=None
         Seed of the random initial working set.
     n_jobs : int, default=None
-        Numba threads for kernel evaluations (None means 1, -1 all).
+        Numba threads for kernel evaluations: None keeps Numba's current count (all
+        cores unless set otherwise), a positive int caps it, -1 all.
     verbose : int, default=0
         Print one line per outer iteration.
 
@@ -477,7 +478,8 @@ class LPSVC(ClassifierMixin, _LPSVRParams):
     random_state : int, RandomState instance or None, default=None
         Seed of the random initial working sets.
     n_jobs : int, default=None
-        Numba threads for kernel evaluations (None means 1, -1 all).
+        Numba threads for kernel evaluations: None keeps Numba's current count (all
+        cores unless set otherwise), a positive int caps it, -1 all.
     verbose : int, default=0
         Print one line per outer iteration.
 

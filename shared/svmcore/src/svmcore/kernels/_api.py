@@ -219,6 +219,7 @@ def kernel_rows(X, rows, *, kernel="rbf", gamma=1.0, degree=3, coef0=1.0, n_jobs
     Parameters
     ----------
     X : {ndarray, csr_matrix} of shape (n_samples, n_features)
+        The samples.
     rows : array-like of int
         Indices of the rows wanted.
     kernel, gamma, degree, coef0, n_jobs : str, float, int, float, int or None
