@@ -533,18 +533,6 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
         tags.input_tags.sparse = True
         return tags
 
-    @property
-    def _xfail_checks(self):
-        """Scikit-learn checks expected to fail, with the reason (used by the tests)."""
-        reason = (
-            "the check fits 30 features on 27 samples; this estimator rejects n < p "
-            "(the LAD optimum is then a non-unique interpolation, not a regression)."
-        )
-        return {
-            "check_sample_weight_equivalence_on_dense_data": reason,
-            "check_sample_weight_equivalence_on_sparse_data": reason,
-        }
-
     def predict(self, X):
         """Predict ``X @ coef_ + intercept_``.
 

@@ -492,16 +492,6 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         return tags
 
-    @property
-    def _xfail_checks(self):
-        """Scikit-learn checks expected to fail, with the reason (used by the tests)."""
-        return {
-            "check_classifiers_classes": (
-                "uses -1 as a class label, which a semi-supervised estimator reads as "
-                "'unlabeled' (scikit-learn's convention for sklearn.semi_supervised)"
-            ),
-        }
-
     def decision_function(self, X):
         """Signed score ``X @ coef_.T + intercept_``; positive means ``classes_[1]``.
 

@@ -415,31 +415,6 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         return tags
 
-    @property
-    def _xfail_checks(self):
-        """Scikit-learn checks expected to fail, with the reason (used by the tests)."""
-        # solver="newton" (what "auto" picks for the checks' few features) ends each
-        # aggregated solve with an exact KKT polish: the weighted and repeated fits agree.
-        if self.kernel == "linear" and self.solver == "dcd":
-            reason = (
-                "solver='dcd' stops each aggregated problem at its certified gap (1e-5 at "
-                "gap_tol=1e-4), which bounds ||w - w*||^2 by 2 gap F, not w to rtol=1e-7; "
-                "weighted and repeated data take different AID paths."
-            )
-            return {
-                "check_sample_weight_equivalence_on_dense_data": reason,
-                "check_sample_weight_equivalence_on_sparse_data": reason,
-            }
-        if self.kernel == "linear":
-            return {}
-        return {
-            "check_sample_weight_equivalence_on_dense_data": (
-                "the fit is certified to gap_tol (1e-4 relative in objective); weighted and "
-                "repeated data take different AID paths, and the check compares decision "
-                "functions at rtol=1e-7."
-            ),
-        }
-
     def decision_function(self, X):
         """Signed score ``f(x)``; positive means ``classes_[1]``.
 
