@@ -147,7 +147,7 @@ def optimize_w(
     *,
     w0=None,
     outputs0=None,
-    weight=None,
+    sample_weight=None,
     intercept=True,
     tol=1e-6,
     tau=1e-8,
@@ -171,7 +171,7 @@ def optimize_w(
     converged : bool
     """
     n = y.shape[0]
-    weight = np.ones(n) if weight is None else weight
+    weight = np.ones(n) if sample_weight is None else sample_weight
     lab = np.flatnonzero(labeled)
     unl = np.flatnonzero(~labeled)
     n_l, n_u = weight[lab].sum(), weight[unl].sum()
@@ -268,9 +268,9 @@ def mean_field_annealing(
     epsilon=1e-6,
     max_outer=30,
     max_inner=100,
-    weight=None,
+    sample_weight=None,
     intercept=True,
-    w_params=None,
+    mfn_params=None,
 ):
     r"""Mean field annealing for the transductive objective (Table 5).
 
@@ -284,16 +284,16 @@ def mean_field_annealing(
     -------
     result : MFAResult
     """
-    w_params = dict(w_params or {})
+    mfn_params = dict(mfn_params or {})
     unl = np.flatnonzero(~labeled)
     n_u = unl.size
     r = positive_fraction
     p = np.full(n_u, r)
     h = _entropy(p)
     w, o, _, _ = optimize_w(
-        X, y, labeled, p, lam, lam_u, weight=weight, intercept=intercept, **w_params
+        X, y, labeled, p, lam, lam_u, sample_weight=sample_weight, intercept=intercept, **mfn_params
     )
-    best_F = tsvm_objective(w, o, y, labeled, lam, lam_u, weight)
+    best_F = tsvm_objective(w, o, y, labeled, lam, lam_u, sample_weight)
     best_w, best_o = w, o
     history = []
     T = T0
@@ -316,13 +316,13 @@ def mean_field_annealing(
                 lam_u,
                 w0=w,
                 outputs0=o,
-                weight=weight,
+                sample_weight=sample_weight,
                 intercept=intercept,
-                **w_params,
+                **mfn_params,
             )
             n_iter += 1
             kl = _kl(p, q)
-            F = tsvm_objective(w, o, y, labeled, lam, lam_u, weight)
+            F = tsvm_objective(w, o, y, labeled, lam, lam_u, sample_weight)
             if F < best_F:
                 best_F, best_w, best_o = F, w, o
             history.append(

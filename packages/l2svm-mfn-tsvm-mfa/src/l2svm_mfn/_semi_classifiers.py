@@ -495,9 +495,9 @@ class MFAClassifier(_SemiSupervisedMixin):
             epsilon=self.anneal_tol,
             max_outer=self.max_outer,
             max_inner=self.max_inner,
-            weight=weight,
+            sample_weight=weight,
             intercept=self.fit_intercept,
-            w_params=self._mfn_params(),
+            mfn_params=self._mfn_params(),
         )
         if self.verbose:
             for rec in res.history:

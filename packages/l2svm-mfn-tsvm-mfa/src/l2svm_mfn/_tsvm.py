@@ -52,7 +52,7 @@ class TSVMResult(NamedTuple):
     history: list
 
 
-def tsvm_objective(w, outputs, y, labeled, lam, lam_u, weight=None):
+def tsvm_objective(w, outputs, y, labeled, lam, lam_u, sample_weight=None):
     r"""Objective (18): labeled squared hinge over :math:`l`, unlabeled :math:`\max(0, 1-|o|)^2`.
 
     Parameters
@@ -69,7 +69,7 @@ def tsvm_objective(w, outputs, y, labeled, lam, lam_u, weight=None):
         Regularization :math:`\lambda` (a vector gives one weight per entry of ``w``).
     lam_u : float
         Weight :math:`\lambda'` of the unlabeled loss.
-    weight : ndarray of shape (n_samples,), default=None
+    sample_weight : ndarray of shape (n_samples,), default=None
         Extra per-row cost factors; :math:`l` and :math:`u` are then the total
         labeled and unlabeled weights.
 
@@ -78,7 +78,7 @@ def tsvm_objective(w, outputs, y, labeled, lam, lam_u, weight=None):
     value : float
         The objective at ``w``.
     """
-    weight = np.ones(y.shape[0]) if weight is None else weight
+    weight = np.ones(y.shape[0]) if sample_weight is None else sample_weight
     n_l = weight[labeled].sum()
     n_u = weight[~labeled].sum()
     lab_loss = np.maximum(0.0, 1.0 - y[labeled] * outputs[labeled]) ** 2
