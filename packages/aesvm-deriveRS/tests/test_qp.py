@@ -6,7 +6,7 @@ from _reference import check_point_highs, derive_ae_naive, kernel_matrix, simple
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aesvm import _derive_ae
+from aesvm import _derive_ae, _simplex_qp
 
 KERNELS = [
     ("rbf", {"gamma": 0.7}),
@@ -27,7 +27,7 @@ def solve(G, members, i, *, tol=1e-12, accept=-np.inf, reject=np.inf):
     m = idx.size
     mu, g = np.empty(m), np.empty(m)
     c = G[i, idx].copy()
-    value, gap, n_iter, status = _derive_ae.solve_simplex_qp(
+    value, gap, n_iter, status = _simplex_qp.solve_simplex_qp(
         G, idx, m, c, G[i, i], mu, g, tol, 100_000, accept, reject, False
     )
     return mu, value, gap, status
@@ -40,7 +40,7 @@ def test_simplex_qp_matches_highs(kernel, params, seed):
     G = instance(seed, m, kernel, params)
     members = np.arange(1, m + 1)
     mu, value, gap, status = solve(G, members, 0)
-    assert status == _derive_ae.STATUS_CONVERGED
+    assert status == _simplex_qp.STATUS_CONVERGED
     assert mu.min() >= 0 and abs(mu.sum() - 1) < 1e-12
     assert gap <= 1e-12
     _, ref = check_point_highs(G, 0, members)
@@ -59,9 +59,9 @@ def test_early_decisions_agree_with_exact_optimum(seed, m, eps):
     _, value, gap, status = solve(G, members, 0, tol=1e-10, accept=eps, reject=eps)
     if abs(exact - eps) < 1e-7:
         return  # a tie within solver accuracy may go either way
-    if status == _derive_ae.STATUS_ACCEPTED:
+    if status == _simplex_qp.STATUS_ACCEPTED:
         assert exact <= eps and value <= eps
-    elif status == _derive_ae.STATUS_REJECTED:
+    elif status == _simplex_qp.STATUS_REJECTED:
         # The separating-hyperplane certificate: dist^2 >= (f - gap/2)^2 / f > eps.
         bound = (value - 0.5 * gap) ** 2 / value
         assert value - 0.5 * gap > 0 and bound > eps
@@ -74,8 +74,8 @@ def test_early_decisions_agree_with_exact_optimum(seed, m, eps):
 @pytest.mark.parametrize("n", [1, 2, 7, 40])
 def test_minimum_enclosing_ball_matches_highs(kernel, params, n):
     G = instance(n, n - 1, kernel, params)
-    alpha, radius2, dist2, gap, _, status = _derive_ae.minimum_enclosing_ball(G, 1e-12, 100_000)
-    assert status == _derive_ae.STATUS_CONVERGED
+    alpha, radius2, dist2, gap, _, status = _simplex_qp.minimum_enclosing_ball(G, 1e-12, 100_000)
+    assert status == _simplex_qp.STATUS_CONVERGED
     _, value = simplex_qp_highs(G, 0.5 * np.diag(G))
     assert radius2 == pytest.approx(-value, abs=1e-9)
     # Every point inside the ball; the ball's support on its surface.
@@ -152,7 +152,7 @@ def test_polish_adds_missing_support_coordinates(seed):
     c = G[0, idx].copy()
     mu, g = np.zeros(m), np.empty(m)
     mu[np.argmax(c)] = 1.0  # the nearest member: a feasible point with support of size 1
-    value, gap, polished = _derive_ae._polish(G, idx, m, c, G[0, 0], mu, g, 1e-12)
+    value, gap, polished = _simplex_qp._polish(G, idx, m, c, G[0, 0], mu, g, 1e-12)
     _, ref = check_point_highs(G, 0, idx)
     assert polished  # supports of 2-5 points reached from one vertex
     assert value == pytest.approx(ref, abs=1e-9)

@@ -1,11 +1,12 @@
 """AID for least absolute deviation regression, SVM (linear and kernel) and semi-supervised SVM."""
 
-from ._lad import AIDLADRegressor, lad_lp, lad_lp_sifting
+from ._lad import AIDLADRegressor
 from ._lad_ipm import lad_interior_point
+from ._lad_lp import lad_lp, lad_lp_sifting
 from ._s3vm import AIDS3VMClassifier
 from ._s3vm_miqp import weighted_svm_qp
 from ._svc import AIDSVC
-from ._svc_problem import aggregated_dual_bound
+from ._svc_bound import aggregated_dual_bound
 
 __version__ = "0.1.0.dev0"
 

@@ -33,8 +33,9 @@ from svmcore.solvers import (
 )
 
 from ._common import initial_cluster_count, sample_rows
+from ._svc_bound import aggregated_dual_bound
 
-__all__ = ["aggregated_dual_bound"]
+__all__: list[str] = []
 
 # A margin value 1 - y_i f(x_i) this small relative to 1 + |f(x_i)| is zero up to
 # round-off: the sample sits on the margin and fits Prop 3 on either side.
@@ -61,37 +62,6 @@ _DCD_ROUGH_GAP = 1e-3
 _DCD_ROUGH_EPOCHS = 10_000
 # Newton warm starts begin at this multiple of the previous solve's last smoothing width.
 _NEWTON_MU_RESTART = 10.0
-
-
-def aggregated_dual_bound(alpha, y, quad):
-    """A certified lower bound on a weighted SVM optimum from approximate duals.
-
-    ``alpha`` is made exactly feasible for ``sum_k alpha_k y_k = 0`` by scaling down the
-    heavier class (the box ``0 <= alpha_k <= C W_k`` is kept), then the dual objective
-    ``sum alpha - 0.5 ||sum alpha_k y_k phi_k||^2`` is a lower bound by weak duality.
-
-    Parameters
-    ----------
-    alpha : ndarray of shape (K,)
-        Non-negative duals within their boxes.
-    y : ndarray of shape (K,)
-        Labels in {-1, +1}.
-    quad : callable
-        ``quad(v)`` returns ``||sum_k v_k phi_k||^2`` for ``v = alpha * y``.
-
-    Returns
-    -------
-    bound : float
-        The dual objective of the feasible duals, <= the optimum.
-    """
-    alpha = np.clip(np.asarray(alpha, dtype=np.float64), 0.0, None)
-    pos, neg = alpha[y > 0].sum(), alpha[y < 0].sum()
-    alpha = alpha.copy()
-    if pos > neg:
-        alpha[y > 0] *= neg / pos
-    elif neg > pos:
-        alpha[y < 0] *= pos / neg
-    return float(alpha.sum() - 0.5 * quad(alpha * y))
 
 
 class _Solved(NamedTuple):

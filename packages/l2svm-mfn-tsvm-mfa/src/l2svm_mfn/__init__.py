@@ -4,10 +4,11 @@ Implements Sindhwani & Keerthi, "Large scale semi-supervised linear SVMs" (SIGIR
 for large sparse data, compatible with SVMlin v1.0 (see ``python -m l2svm_mfn``).
 """
 
+from ._mfa_classifier import MFAClassifier
 from ._mfn import MFNResult, l2svm_mfn, squared_hinge_objective
 from ._mfn_classifier import MFNClassifier
-from ._semi_classifiers import MFAClassifier, TSVMClassifier
 from ._tsvm import assign_by_ratio, tsvm_objective
+from ._tsvm_classifier import TSVMClassifier
 
 __version__ = "0.1.0.dev0"
 

@@ -7,10 +7,11 @@ import sys
 import numpy as np
 import scipy.sparse as sp
 
+from ._mfa_classifier import MFAClassifier
 from ._mfn import squared_hinge_objective
 from ._mfn_classifier import MFNClassifier
-from ._semi_classifiers import MFAClassifier, TSVMClassifier
 from ._tsvm import tsvm_objective
+from ._tsvm_classifier import TSVMClassifier
 
 __all__ = ["main", "read_examples", "read_labels"]
 

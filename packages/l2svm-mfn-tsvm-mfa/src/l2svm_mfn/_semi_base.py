@@ -1,0 +1,118 @@
+"""What TSVMClassifier and MFAClassifier share: input handling for y == -1 (unlabeled),
+the class balance r, the fitted attributes of the transductive fit."""
+
+from numbers import Real
+
+import numpy as np
+import scipy.sparse as sp
+
+from svmcore import numba_threads
+from svmcore.validation import (
+    UNLABELED,
+    Interval,
+    check_classification_targets,
+    check_sample_weight,
+    fit_context,
+    split_semi_supervised,
+)
+
+from ._base import LinearSVMLinMixin
+from ._mfn import l2svm_mfn
+from ._tsvm import tsvm_objective
+
+__all__: list[str] = []
+
+
+class _SemiSupervisedMixin(LinearSVMLinMixin):
+    """Validation and bookkeeping shared by TSVM and MFA."""
+
+    _parameter_constraints: dict = {
+        **LinearSVMLinMixin._parameter_constraints,
+        "alpha_unlabeled": [Interval(Real, 0.0, None, closed="left")],
+        "positive_fraction": [None, Interval(Real, 0.0, 1.0, closed="neither")],
+    }
+
+    def _mfn_params(self):
+        return {
+            "tol": self.tol,
+            "tau": self.tau,
+            "max_iter": self.max_iter,
+            "cg_max_iter": self.cg_max_iter,
+            "preconditioner": self.preconditioner,
+        }
+
+    @fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Fit on labeled and unlabeled samples.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Labeled and unlabeled samples; CSR is used as is, float32 is kept.
+        y : array-like of shape (n_samples,)
+            Two class labels, and -1 for unlabeled samples.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Per-sample cost factors; :math:`l` and :math:`u` in the costs
+            :math:`1/l` and :math:`\\lambda'/u` become the total labeled and
+            unlabeled weights, so integer weights act like repeated samples in the
+            objective (the balance constraint still counts samples).
+
+        Returns
+        -------
+        self : object
+            Fitted estimator.
+        """
+        X, y = self._validate_Xy(X, y)
+        check_classification_targets(y)
+        labeled_classes = np.unique(y[y != UNLABELED])
+        if labeled_classes.size > 2:
+            raise ValueError(
+                "Only binary classification is supported: y must hold two classes besides "
+                f"the unlabeled marker -1, got {labeled_classes.size}."
+            )
+        if labeled_classes.size < 2:
+            raise ValueError(
+                f"{type(self).__name__} needs labeled samples of 2 classes; got "
+                f"{labeled_classes.size} class (y == -1 marks unlabeled samples)."
+            )
+        classes, y_signed, unlabeled = split_semi_supervised(y, require_unlabeled=False)
+        weight = check_sample_weight(sample_weight, X, dtype=np.float64)
+        if sp.issparse(X):
+            X.sum_duplicates()
+        labeled = ~unlabeled
+        ys = y_signed.astype(np.float64)
+        lam = self._lam(X.shape[1])
+        r = self.positive_fraction
+        if r is None:
+            r = float((ys[labeled] > 0).mean())
+        self.positive_fraction_ = r
+        with numba_threads(self.n_jobs):
+            if not unlabeled.any():
+                # Nothing to transduce: the supervised problem with costs 1/l.
+                res = l2svm_mfn(
+                    X,
+                    ys,
+                    weight / weight[labeled].sum(),
+                    lam,
+                    intercept=self.fit_intercept,
+                    **self._mfn_params(),
+                )
+                w, labels, history, n_iter = res.w, ys, res.history, res.n_iter
+                objective = tsvm_objective(w, res.outputs, ys, labeled, lam, 0.0, weight)
+                self._set_supervised_extras()
+            else:
+                w, labels, objective, history, n_iter = self._solve(X, ys, labeled, lam, r, weight)
+        n_features = X.shape[1]
+        self.classes_ = classes
+        self.coef_ = np.ascontiguousarray(w[:n_features]).reshape(1, -1)
+        self.intercept_ = np.array([w[n_features] if self.fit_intercept else 0.0])
+        self.transduction_ = classes[(labels > 0).astype(int)]
+        self.objective_ = objective
+        self.history_ = history
+        self.n_iter_ = n_iter
+        return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
