@@ -169,6 +169,14 @@ class AESVC(ClassifierMixin, BaseEstimator):
     :math:`N \\times N` matrix. Prediction costs :math:`O(n_{SV})` kernel evaluations
     per sample.
 
+    Beyond the paper (each one parameter away from the paper's method): the
+    ``fallback_fraction`` probe and the 10 000-row floor (``fallback_fraction=None`` is
+    the paper), ``epsilon="auto"`` relative to the mean :math:`k(x, x)` (the paper's
+    1e-3 for ``rbf``), the representative-set cache of a grid search
+    (``reuse_representatives``), ``compute_objective`` with the exact bias, sample
+    weights (:math:`\\beta = \\Gamma^T s`), the linear and polynomial kernels and the
+    multi-class one-vs-one scheme.
+
     References
     ----------
     .. [1] M. Nandan, P. P. Khargonekar and S. S. Talathi, "Fast SVM Training Using

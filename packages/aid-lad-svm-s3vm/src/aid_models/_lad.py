@@ -257,6 +257,12 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
     gap. Per iteration: two passes over the data (O(nnz)) and one LP with |K^t| bounded
     columns and p rows. Memory: O(n) for labels plus one block of rows.
 
+    Beyond the paper: the HiGHS solvers of the aggregated LP (``lp_method="sift"``,
+    ``"warm"`` from the previous optimal basis, ``"ipm"``, ``"simplex"``; the paper's
+    choice is the Frisch-Newton interior point of quantreg's ``rq(method="fn")``, our
+    ``"fn"``), the certified gap and ``gap_tol``, ``initial_aggregation_rate="auto"``,
+    sample weights, ``block_size`` (data in row blocks) and ``time_limit``.
+
     References
     ----------
     Y. W. Park and D. Klabjan, "Iterative and Aggregate Disaggregate algorithm with

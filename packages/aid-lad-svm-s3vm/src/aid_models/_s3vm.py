@@ -154,6 +154,10 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
     5 is therefore reported as ``stop_reason_ = "optimal"`` as in the paper, but
     ``optimality_gap_`` stays the certified gap.
 
+    Beyond the paper: the certified gap against the labeled-only SVM, the data-derived
+    big-M, SCIP instead of CPLEX for the MIQP, a per-solve time limit next to the total
+    one (the paper's 1,800 s) with the best incumbent kept, and ``callback``.
+
     References
     ----------
     Y. W. Park and D. Klabjan, "Iterative Aggregation and Disaggregation Algorithm for

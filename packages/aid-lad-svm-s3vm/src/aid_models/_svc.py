@@ -230,6 +230,12 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
     (O(nnz)) plus a weighted SVM on |K^t| centroids; memory O(n) plus a block. Kernels:
     the aggregated Gram K M costs O(n^2 m) time and O(n |K^t|) memory per iteration.
 
+    Beyond the paper: the certified gap and ``gap_tol`` (the paper stops on the
+    optimality condition alone), the aggregated solvers ``"newton"``, ``"dcd"``,
+    ``"highs"`` and ``"dcd-full"`` (no aggregation) and ``solver="auto"``'s choice
+    among them (the paper's backend is ``solver="libsvm"``), sample weights,
+    ``time_limit`` and ``callback``.
+
     References
     ----------
     Y. W. Park and D. Klabjan, "Iterative and Aggregate Disaggregate algorithm with

@@ -116,6 +116,9 @@ class MFAClassifier(_SemiSupervisedMixin):
     g241c-like set); Table 6 is read as its text defines :math:`B` and :math:`B'`
     (see :func:`l2svm_mfn._mfa.optimize_p`), with a genuine Newton branch.
 
+    Beyond the paper: ``preconditioner="jacobi"``, ``regularize_intercept=False`` and
+    sample weights (:math:`l` and :math:`u` become total weights).
+
     References
     ----------
     V. Sindhwani and S. S. Keerthi, "Large scale semi-supervised linear SVMs",

@@ -123,6 +123,9 @@ class MFNClassifier(LinearSVMLinMixin):
     zero-cost samples are left out of the active set; ``preconditioner="jacobi"``
     and ``regularize_intercept=False`` are options beyond the paper.
 
+    Beyond the paper: ``preconditioner="jacobi"``, ``regularize_intercept=False``,
+    sample and class weights, ``warm_start``, and more than two classes (one-vs-rest).
+
     References
     ----------
     V. Sindhwani and S. S. Keerthi, "Large scale semi-supervised linear SVMs",

@@ -113,6 +113,9 @@ class TSVMClassifier(_SemiSupervisedMixin):
     paper's differ: ``max_switch=10000`` (Table 4 lists S = 1) and ``anneal_factor=1.5``
     (section 3.1.1 says 2).
 
+    Beyond the paper: ``preconditioner="jacobi"``, ``regularize_intercept=False`` and
+    sample weights (:math:`l` and :math:`u` become total weights).
+
     References
     ----------
     V. Sindhwani and S. S. Keerthi, "Large scale semi-supervised linear SVMs",
