@@ -14,7 +14,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
 from sklearn.svm import SVC, SVR
 
-import lpsvr._estimators
+import lpsvr._lpsvc
+import lpsvr._lpsvr
 from lpsvr import LPSVC, LPSVR
 from lpsvr._budget import TimeBudget
 from lpsvr._constraint_decomposition import constraint_decomposition
@@ -551,9 +552,7 @@ def test_estimator_time_limit_warns_and_returns_a_finite_model(decomposition, mo
     assert not tiny.converged_ and tiny.n_iter_ == 0 and tiny.support_.size == 0
     np.testing.assert_array_equal(tiny.predict(X), 0.0)
     if decomposition != "none":  # one HiGHS call, then the deadline
-        monkeypatch.setattr(
-            lpsvr._estimators, "TimeBudget", partial(TimeBudget, clock=ticking_clock())
-        )
+        monkeypatch.setattr(lpsvr._lpsvr, "TimeBudget", partial(TimeBudget, clock=ticking_clock()))
         with pytest.warns(ConvergenceWarning, match="time_limit"):
             reg = LPSVR(time_limit=3.5, **kw).fit(X, y)
         assert not reg.converged_ and reg.n_iter_ == 1 and reg.support_.size > 0
@@ -562,7 +561,7 @@ def test_estimator_time_limit_warns_and_returns_a_finite_model(decomposition, mo
 
 def test_lpsvc_shares_one_time_limit_across_classes(monkeypatch):
     X, y = load_bundled("iris")
-    monkeypatch.setattr(lpsvr._estimators, "TimeBudget", partial(TimeBudget, clock=ticking_clock()))
+    monkeypatch.setattr(lpsvr._lpsvc, "TimeBudget", partial(TimeBudget, clock=ticking_clock()))
     with pytest.warns(ConvergenceWarning, match="time_limit"):
         clf = LPSVC(decomposition="none", time_limit=3.5).fit(X, y)
     # the first class's LP finishes; the budget is then spent for the other two

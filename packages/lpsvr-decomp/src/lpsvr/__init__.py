@@ -4,7 +4,8 @@ Rivas-Perea & Cota-Ruiz (2013), with the printed formulation's flaw repaired
 (see the package README).
 """
 
-from ._estimators import LPSVC, LPSVR
+from ._lpsvc import LPSVC
+from ._lpsvr import LPSVR
 
 __version__ = "0.1.0.dev0"
 

@@ -11,9 +11,12 @@ from ._errors import (
     UnboundedError,
     raise_for_status,
 )
-from ._highs import LinearProgram, LPBasis, LPResult, solve_lp, solve_qp
+from ._hinge import hinge_objective, optimal_intercept
+from ._linear_program import LinearProgram
+from ._lp_result import LPBasis, LPResult
+from ._lp_solve import solve_lp, solve_qp
 from ._newton import newton_weighted_svm
-from ._svm import WeightedSVMResult, fit_weighted_svm, hinge_objective, optimal_intercept
+from ._svm import WeightedSVMResult, fit_weighted_svm
 
 __all__: list[str] = [
     "DCDResult",

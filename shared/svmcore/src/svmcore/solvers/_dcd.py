@@ -29,7 +29,7 @@ import scipy.sparse as sp
 
 from ..numba_config import jit
 from ..validation import check_float_array, check_generator, check_real
-from ._svm import _check_labels, optimal_intercept
+from ._hinge import _check_labels, optimal_intercept
 
 __all__ = ["DCDResult", "dcd_weighted_svm"]
 

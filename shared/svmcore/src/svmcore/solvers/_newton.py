@@ -29,7 +29,7 @@ import numpy as np
 from ..numba_config import jit
 from ..validation import check_float_array, check_real
 from ._dcd import _certify, _check_weights, _result
-from ._svm import _check_labels
+from ._hinge import _check_labels
 
 __all__ = ["newton_weighted_svm"]
 

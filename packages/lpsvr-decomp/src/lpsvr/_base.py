@@ -1,0 +1,164 @@
+"""What LPSVR and LPSVC share: the hyperparameters and their constraints (one constructor
+for both), the kernel parameters (the paper's ``sigma`` or scikit-learn's ``gamma``), the
+working-set size defaults and checks, and the fit of one LP-SVR on given targets within a
+time budget, which LPSVC runs once per class."""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import ConvergenceWarning
+
+from svmcore.kernels import resolve_gamma
+from svmcore.validation import Interval, StrOptions, validate_data
+
+from ._variable_decomposition import fit_lp_svr
+
+__all__: list[str] = []
+
+_PARAMETER_CONSTRAINTS = {
+    "C": [Interval(Real, 0.0, None, closed="neither")],
+    "epsilon": [Interval(Real, 0.0, None, closed="left")],
+    "kernel": [StrOptions({"linear", "rbf", "poly"})],
+    "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0.0, None, closed="neither")],
+    "sigma": [None, Interval(Real, 0.0, None, closed="neither")],
+    "degree": [Interval(Integral, 1, None, closed="left")],
+    "coef0": [Interval(Real, None, None, closed="neither")],
+    "decomposition": [StrOptions({"none", "variables", "full", "row_column"})],
+    "method": [StrOptions({"ipm", "simplex", "choose"})],
+    "B0": [None, Interval(Integral, 2, None, closed="left")],
+    "B_max": [None, Interval(Integral, 2, None, closed="left")],
+    "n_add": [None, Interval(Integral, 1, None, closed="left")],
+    "tau": [Interval(Integral, 1, None, closed="left")],
+    "t_max": [Interval(Integral, 1, None, closed="left")],
+    "loop_limit": [Interval(Integral, 1, None, closed="left")],
+    "max_iter": [Interval(Integral, 1, None, closed="left")],
+    "tol": [Interval(Real, 0.0, None, closed="neither")],
+    "time_limit": [None, Interval(Real, 0.0, None, closed="neither")],
+    "random_state": ["random_state"],
+    "n_jobs": [None, Integral],
+    "verbose": ["verbose"],
+}
+
+_DEFAULT_B0 = 100
+_DEFAULT_B0_ROW_COLUMN = 50  # initial columns (and their rows) of "row_column"
+
+
+class _LPSVRParams(BaseEstimator):
+    """Constructor and shared helpers of LPSVR and LPSVC (not public)."""
+
+    _parameter_constraints: dict = dict(_PARAMETER_CONSTRAINTS)
+
+    def __init__(
+        self,
+        *,
+        C=1.0,
+        epsilon=0.1,
+        kernel="rbf",
+        gamma="scale",
+        sigma=None,
+        degree=3,
+        coef0=0.0,
+        decomposition="row_column",
+        method="simplex",
+        B0=None,
+        B_max=None,
+        n_add=None,
+        tau=4,
+        t_max=4,
+        loop_limit=10,
+        max_iter=1000,
+        tol=1e-6,
+        time_limit=None,
+        random_state=None,
+        n_jobs=None,
+        verbose=0,
+    ):
+        self.C = C
+        self.epsilon = epsilon
+        self.kernel = kernel
+        self.gamma = gamma
+        self.sigma = sigma
+        self.degree = degree
+        self.coef0 = coef0
+        self.decomposition = decomposition
+        self.method = method
+        self.B0 = B0
+        self.B_max = B_max
+        self.n_add = n_add
+        self.tau = tau
+        self.t_max = t_max
+        self.loop_limit = loop_limit
+        self.max_iter = max_iter
+        self.tol = tol
+        self.time_limit = time_limit
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def _kernel_params(self, X):
+        if self.sigma is not None:
+            gamma = 1.0 / (2.0 * float(self.sigma) ** 2)  # the paper's exp(-|a-b|^2 / 2 sigma^2)
+        else:
+            gamma = resolve_gamma(self.gamma, X)
+        return {
+            "kernel": self.kernel,
+            "gamma": float(gamma),
+            "degree": int(self.degree),
+            "coef0": float(self.coef0),
+        }
+
+    def _threads(self):
+        # The monorepo's convention (docs/design.rst): None keeps Numba's thread count
+        return self.n_jobs
+
+    def _check_sizes(self, n_samples):
+        default = _DEFAULT_B0_ROW_COLUMN if self.decomposition == "row_column" else _DEFAULT_B0
+        B0 = min(default, n_samples) if self.B0 is None else self.B0
+        if B0 > n_samples:
+            raise ValueError(f"B0 must be <= n_samples={n_samples}, got {B0}.")
+        if self.B_max is not None and self.B_max < B0:
+            raise ValueError(f"B_max must be >= B0 ({B0}), got {self.B_max}.")
+        return B0
+
+    def _fit_one(self, X, d, sample_weight, kernel_params, B0, budget):
+        """Fit one LP-SVR on (X, d) within ``budget``; returns the decomposition's FitResult."""
+        keep = sample_weight > 0  # zero-weight samples have no cost and no role
+        Xk, dk = X[keep], d[keep]
+        cost = 2.0 * float(self.C) * sample_weight[keep]
+        res = fit_lp_svr(
+            Xk,
+            dk,
+            cost,
+            epsilon=float(self.epsilon),
+            kernel_params=kernel_params,
+            decomposition=self.decomposition,
+            method=self.method,
+            B0=min(B0, Xk.shape[0]),
+            B_max=self.B_max,
+            n_add=self.n_add,
+            tau=self.tau,
+            t_max=self.t_max,
+            loop_limit=self.loop_limit,
+            max_iter=self.max_iter,
+            tol=float(self.tol),
+            budget=budget,
+            random_state=self.random_state,
+            n_jobs=self._threads(),
+            verbose=self.verbose,
+        )
+        if budget.exhausted and not res.converged:
+            warnings.warn(
+                f"LP-SVR ({self.decomposition!r}) stopped at time_limit={self.time_limit} s "
+                "before convergence; the model is feasible (xi reconstructed) but not "
+                "proven optimal.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        return res, np.flatnonzero(keep)
+
+    # float64 throughout: the LP is solved in double precision, and kernel values
+    # computed in float32 would make the KKT check disagree with the LP by round-off.
+    def _validate_X(self, X, *, reset):
+        return validate_data(self, X, reset=reset, dtype=np.float64, order="C")
