@@ -110,6 +110,9 @@ class LPSVC(ClassifierMixin, _LPSVRParams):
 
     so the cost is that of :class:`LPSVR` once per class (once for two classes).
 
+    Beyond the paper (which is about regression): classification as LP-SVR on -1/+1
+    targets, one-vs-rest for more classes, with the options of :class:`LPSVR`.
+
     References
     ----------
     P. Rivas-Perea and J. Cota-Ruiz, Pattern Recognition Letters 34 (2013) 439-451.

@@ -175,6 +175,12 @@ class LPSVR(RegressorMixin, _LPSVRParams):
     the noise level relative to ``epsilon``. "none" needs the
     :math:`N \\times N` kernel.
 
+    Beyond the paper: ``decomposition="row_column"`` (the default; the paper's
+    Algorithm 1 is ``decomposition="full"``), the simplex method with warm restarts
+    (``method="simplex"``; the paper uses an interior point), the corrected LP (the
+    printed one forces interpolation, see the package README), ``time_limit`` and
+    sample weights.
+
     References
     ----------
     P. Rivas-Perea and J. Cota-Ruiz, "An algorithm for training a large scale
