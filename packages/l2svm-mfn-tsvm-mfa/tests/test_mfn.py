@@ -233,3 +233,36 @@ def test_degenerate_inputs():
         clf = MFNClassifier().fit(np.zeros((10, 2)), np.r_[np.zeros(3), np.ones(7)])
     np.testing.assert_array_equal(clf.coef_, 0.0)
     assert clf.intercept_[0] > 0
+
+
+def _separable_enough(seed, n=120):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    return X, (X[:, 0] + 0.3 * rng.normal(size=n) > 0).astype(int)
+
+
+@settings(max_examples=12, deadline=None)
+@given(exponent=st.integers(20, 150), sparse=st.booleans())
+def test_huge_feature_scales_give_the_same_model(exponent, sparse):
+    """X * s: the fit equals the fit on X with alpha / s^2 (issue 19).
+
+    Without rescaling, ``||X p||^2`` overflowed in CGLS from s ~ 1e77 and the fit silently
+    returned w = 0 (chance level on separable data).
+    """
+    s = 10.0**exponent
+    X, y = _separable_enough(exponent)
+    alpha = 1e-2
+    Xs = sp.csr_matrix(X * s) if sparse else X * s
+    clf = MFNClassifier(alpha=alpha, regularize_intercept=False).fit(Xs, y)
+    ref = MFNClassifier(alpha=alpha / s**2, regularize_intercept=False).fit(X, y)
+    np.testing.assert_allclose(clf.coef_ * s, ref.coef_, rtol=1e-5, atol=1e-8)
+    np.testing.assert_allclose(clf.intercept_, ref.intercept_, rtol=1e-5, atol=1e-8)
+    assert clf.score(Xs, y) == ref.score(X, y) > 0.85
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e300])
+def test_scales_beyond_the_alpha_range_still_fit(scale):
+    X, y = _separable_enough(3)
+    clf = MFNClassifier().fit(X * scale, y)
+    assert clf.score(X * scale, y) > 0.9
+    assert np.all(np.isfinite(clf.coef_)) and np.abs(clf.coef_).max() > 0

@@ -7,7 +7,7 @@ from _data import two_clusters
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from l2svm_mfn import MFNClassifier, TSVMClassifier
+from l2svm_mfn import MFAClassifier, MFNClassifier, TSVMClassifier
 from l2svm_mfn._tsvm import switch_labels
 
 
@@ -134,3 +134,17 @@ def test_defaults_are_svmlin_multiple_switching_and_rate():
     np.testing.assert_allclose(rounds[:-1], 1e-5 * 1.5**k, rtol=1e-12)
     assert rounds[-1] == 1.0 and rounds[-2] * 1.5 >= 1.0
     assert (clf.max_switch, clf.anneal_factor) == (10000, 1.5)
+
+
+@pytest.mark.parametrize("make", [TSVMClassifier, MFAClassifier])
+def test_semi_supervised_fit_is_invariant_to_a_huge_feature_scale(make):
+    # issue 19: at X * 1e150 CGLS overflowed and TSVM returned a chance-level model
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 5))
+    y_true = (X[:, 0] > 0).astype(int)
+    y = np.full(300, -1)
+    y[:20] = y_true[:20]
+    ordinary = make().fit(X, y)
+    huge = make().fit(X * 1e150, y)
+    assert (huge.transduction_ == y_true).mean() >= (ordinary.transduction_ == y_true).mean() - 0.02
+    assert (huge.transduction_ == y_true).mean() > 0.9

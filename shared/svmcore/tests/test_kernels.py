@@ -211,6 +211,22 @@ def test_resolve_gamma_matches_sklearn_definitions():
         resolve_gamma(None, X)
 
 
+@pytest.mark.parametrize("scale", [1e-100, 1e-30, 1e30, 1e100])
+def test_resolve_gamma_scale_survives_extreme_feature_scales(scale):
+    # X.var() itself under- or overflows at these scales; gamma = 1/(d var) does not
+    X, _ = make_data(30, 1, 5, np.float64, seed=8)
+    expected = 1.0 / (5 * X.var()) / scale**2
+    assert resolve_gamma("scale", X * scale) == pytest.approx(expected, rel=1e-12)
+    assert resolve_gamma("scale", sp.csr_matrix(X * scale)) == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize("scale", [1e-160, 1e160])
+def test_resolve_gamma_scale_out_of_float_range_names_the_cause(scale):
+    X, _ = make_data(30, 1, 5, np.float64, seed=8)
+    with pytest.raises(ValueError, match="gamma='scale'.*Rescale X"):
+        resolve_gamma("scale", X * scale)
+
+
 # ----------------------------------------------------------------- input validation
 
 

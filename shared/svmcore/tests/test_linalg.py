@@ -456,3 +456,30 @@ def test_cgls_check_input_false_same_result():
     b = cgls(X, y, cost, 0.2, beta0, rows=rows, intercept=True, check_input=False)
     np.testing.assert_array_equal(a.beta, b.beta)
     assert a.n_iter == b.n_iter
+
+
+# ------------------------------------------------------------------ power-of-two scaling
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("scale", [1e40, 1e150, 1e300])
+def test_power_of_two_scaling_is_exact(sparse, scale):
+    from svmcore.linalg import power_of_two_scaling
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 4)) * scale
+    X[0, 0] = 0.0
+    Xin = sp.csr_matrix(X) if sparse else X
+    Xs, k = power_of_two_scaling(Xin)
+    dense = Xs.toarray() if sparse else Xs
+    assert 1.0 <= np.abs(dense).max() < 2.0
+    np.testing.assert_array_equal(np.ldexp(dense, k), X)  # exact, no rounding
+    assert Xin is not Xs and (Xin.toarray() if sparse else Xin)[1, 1] == X[1, 1]  # a copy
+
+
+def test_power_of_two_scaling_leaves_ordinary_data_alone():
+    from svmcore.linalg import power_of_two_scaling
+
+    X = np.random.default_rng(1).normal(size=(10, 3)) * 1e6
+    Xs, k = power_of_two_scaling(X)
+    assert k == 0 and Xs is X

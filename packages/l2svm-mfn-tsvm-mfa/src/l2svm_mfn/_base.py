@@ -7,7 +7,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from svmcore import numba_threads
-from svmcore.linalg import matvec_rows
+from svmcore.linalg import matvec_rows, power_of_two_scaling
 from svmcore.validation import Interval, StrOptions, check_is_fitted, validate_data
 
 __all__ = ["LinearSVMLinMixin"]
@@ -36,6 +36,23 @@ class LinearSVMLinMixin(ClassifierMixin, BaseEstimator):
             lam[-1] = 0.0
             return lam
         return float(self.alpha)
+
+    def _scaled(self, X):
+        """``(X', lambda', k)``: the same problem on data rescaled by ``2**-k`` when its
+        entries are too large for the solvers' products (svmcore's power_of_two_scaling).
+
+        ``w' = w 2**k`` on the features (the bias is not scaled), so ``lambda'`` is
+        ``lambda 2**(-2k)`` on the features and the objective is unchanged; ``k = 0`` for
+        ordinary data, which are then solved exactly as given.
+        """
+        n_features = X.shape[1]
+        lam = self._lam(n_features)
+        X_scaled, k = power_of_two_scaling(X)
+        if k == 0:
+            return X, lam, 0
+        lam_vec = np.broadcast_to(np.asarray(lam, dtype=np.float64), (n_features + 1,)).copy()
+        lam_vec[:n_features] = np.ldexp(lam_vec[:n_features], -2 * k)
+        return X_scaled, (lam_vec if self.fit_intercept else lam_vec[:n_features]), k
 
     def _validate_X(self, X, *, reset):
         return validate_data(

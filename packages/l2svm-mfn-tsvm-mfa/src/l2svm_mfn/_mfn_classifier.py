@@ -210,7 +210,7 @@ class MFNClassifier(LinearSVMLinMixin):
         if sp.issparse(X):
             X.sum_duplicates()
         n_features = X.shape[1]
-        lam = self._lam(n_features)
+        X, lam, scale_exp = self._scaled(X)
         problems = [classes[1]] if classes.size == 2 else list(classes)
         old = None
         if (
@@ -219,7 +219,7 @@ class MFNClassifier(LinearSVMLinMixin):
             and seed_shape.shape == (len(problems), n_features)
             and np.array_equal(getattr(self, "classes_", None), classes)
         ):
-            old = np.hstack([self.coef_, self.intercept_[:, None]])
+            old = np.hstack([np.ldexp(self.coef_, scale_exp), self.intercept_[:, None]])
         coefs, objectives, n_iters, n_cg, history = [], [], [], 0, []
         with numba_threads(self.n_jobs):
             for k, positive in enumerate(problems):
@@ -258,7 +258,7 @@ class MFNClassifier(LinearSVMLinMixin):
                 n_cg += res.n_cg_iter
         self.classes_ = classes
         W = np.vstack(coefs)
-        self.coef_ = np.ascontiguousarray(W[:, :n_features])
+        self.coef_ = np.ascontiguousarray(np.ldexp(W[:, :n_features], -scale_exp))
         self.intercept_ = W[:, n_features].copy() if self.fit_intercept else np.zeros(len(W))
         self.objectives_ = np.array(objectives)
         self.objective_ = float(self.objectives_.sum())

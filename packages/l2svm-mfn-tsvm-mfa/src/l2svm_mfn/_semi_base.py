@@ -81,7 +81,8 @@ class _SemiSupervisedMixin(LinearSVMLinMixin):
             X.sum_duplicates()
         labeled = ~unlabeled
         ys = y_signed.astype(np.float64)
-        lam = self._lam(X.shape[1])
+        n_features = X.shape[1]
+        X, lam, scale_exp = self._scaled(X)
         r = self.positive_fraction
         if r is None:
             r = float((ys[labeled] > 0).mean())
@@ -102,9 +103,8 @@ class _SemiSupervisedMixin(LinearSVMLinMixin):
                 self._set_supervised_extras()
             else:
                 w, labels, objective, history, n_iter = self._solve(X, ys, labeled, lam, r, weight)
-        n_features = X.shape[1]
         self.classes_ = classes
-        self.coef_ = np.ascontiguousarray(w[:n_features]).reshape(1, -1)
+        self.coef_ = np.ascontiguousarray(np.ldexp(w[:n_features], -scale_exp)).reshape(1, -1)
         self.intercept_ = np.array([w[n_features] if self.fit_intercept else 0.0])
         self.transduction_ = classes[(labels > 0).astype(int)]
         self.objective_ = objective

@@ -1,6 +1,7 @@
 """Kernel parameters: validation, the :class:`KernelSpec` record and gamma heuristics."""
 
 import dataclasses
+import math
 import numbers
 
 import numpy as np
@@ -180,13 +181,31 @@ def resolve_gamma(gamma, X):
             raise ValueError("X has no features; gamma cannot be resolved.")
         if gamma == "auto":
             return 1.0 / n_features
-        if sp.issparse(X):
-            mean = X.mean()
-            var = X.multiply(X).mean() - mean**2
+        # The variance of X / 2^k (k from the largest entry) cannot overflow or underflow
+        # where X.var() would; 1 / (n_features var) is then formed in exponent space.
+        values = X.data if sp.issparse(X) else X
+        top = float(np.max(np.abs(values), initial=0.0)) if values.size else 0.0
+        if top == 0.0 or not np.isfinite(top):
+            return 1.0  # constant data (as scikit-learn); NaN/inf are rejected earlier
+        k = math.frexp(top)[1]
+        Xs = X * np.ldexp(1.0, -k)
+        if sp.issparse(Xs):
+            mean = Xs.mean()
+            var = float(Xs.multiply(Xs).mean() - mean**2)
         else:
-            var = X.var(dtype=np.float64)
-        var = float(var)
-        return 1.0 / (n_features * var) if var != 0 else 1.0
+            var = float(Xs.var(dtype=np.float64))
+        if var <= 0.0:
+            return 1.0
+        with np.errstate(over="ignore", under="ignore"):
+            gamma = np.ldexp(1.0 / (n_features * var), -2 * k)
+        if not np.isfinite(gamma) or gamma < np.finfo(np.float64).tiny:
+            raise ValueError(
+                f"gamma='scale' is 1 / (n_features * X.var()) = 1 / ({n_features} * "
+                f"{var:.3g} * 2**{2 * k}), outside the float range: the features' scale "
+                f"(largest |x| = {top:.3g}) is too extreme for a kernel. Rescale X (e.g. "
+                "sklearn.preprocessing.StandardScaler) or pass a numeric gamma."
+            )
+        return float(gamma)
     if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real):
         raise TypeError(f"gamma must be 'scale', 'auto' or a float > 0, got {gamma!r}.")
     return check_real(gamma, "gamma", low=0.0, low_closed=False)
