@@ -42,7 +42,6 @@ EXCLUDED = {
     "svmcore.validation.StrOptions",
     "svmcore.validation.check_classification_targets",
     "svmcore.validation.check_is_fitted",
-    "svmcore.validation.fit_context",
     "svmcore.validation.validate_data",
 }
 

@@ -175,3 +175,43 @@ def test_check_generator_returns_a_seeded_generator():
     assert isinstance(check_generator(None), np.random.Generator)
     with pytest.raises(TypeError, match="random_state"):
         check_generator(object())
+
+
+# ------------------------------------------------------------------ atomic fit
+
+
+def test_fit_context_restores_the_estimator_when_fit_does_not_complete():
+    from sklearn.base import BaseEstimator
+
+    from svmcore.validation import fit_context
+
+    class Toy(BaseEstimator):
+        _parameter_constraints: dict = {"fail_at": [None, int]}
+
+        def __init__(self, fail_at=None):
+            self.fail_at = fail_at
+
+        @fit_context(prefer_skip_nested_validation=True)
+        def fit(self, X):
+            self.first_ = np.asarray(X).sum()
+            if self.fail_at == 1:
+                raise KeyboardInterrupt
+            self.second_ = self.first_ * 2
+            if self.fail_at == 2:
+                raise ValueError("solver failed")
+            return self
+
+    est = Toy().fit([1.0, 2.0])
+    state = dict(vars(est))
+    for fail_at, exc in [(1, KeyboardInterrupt), (2, ValueError)]:
+        est.set_params(fail_at=fail_at)
+        with pytest.raises(exc):
+            est.fit([10.0])
+        assert est.first_ == 3.0 and est.second_ == 6.0
+        assert set(vars(est)) == set(state) | {"fail_at"}
+    fresh = Toy(fail_at=2)
+    with pytest.raises(ValueError):
+        fresh.fit([1.0])
+    assert not hasattr(fresh, "first_")  # an unfitted estimator stays unfitted
+    with pytest.raises(ValueError, match="fail_at"):  # scikit-learn's validation still runs
+        Toy(fail_at="x").fit([1.0])

@@ -4,8 +4,10 @@ Packages import these names from :mod:`svmcore.validation`, never from
 scikit-learn's private modules, so a scikit-learn API change is absorbed here.
 """
 
+import functools
+
 import numpy as np
-from sklearn.base import _fit_context as fit_context
+from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Hidden, Interval, Options, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
@@ -21,6 +23,45 @@ __all__ = [
     "fit_context",
     "validate_data",
 ]
+
+
+def fit_context(*, prefer_skip_nested_validation):
+    """Decorate an estimator's ``fit``: scikit-learn's parameter validation, and atomicity.
+
+    scikit-learn's ``_fit_context`` validates the constructor parameters; on top of it,
+    the estimator's attributes are restored to what they were before ``fit`` when the
+    fit does not complete (an exception, or Ctrl-C: ``KeyboardInterrupt``), so a fitted
+    estimator is never left half refitted.
+
+    Parameters
+    ----------
+    prefer_skip_nested_validation : bool
+        Passed to scikit-learn: skip the parameter validation of the estimators and
+        functions ``fit`` calls.
+
+    Returns
+    -------
+    decorator : callable
+        The decorator for ``fit``.
+    """
+    validated = _fit_context(prefer_skip_nested_validation=prefer_skip_nested_validation)
+
+    def decorator(fit):
+        inner = validated(fit)
+
+        @functools.wraps(fit)
+        def atomic_fit(estimator, *args, **kwargs):
+            before = dict(vars(estimator))
+            try:
+                return inner(estimator, *args, **kwargs)
+            except BaseException:
+                vars(estimator).clear()
+                vars(estimator).update(before)
+                raise
+
+        return atomic_fit
+
+    return decorator
 
 
 def check_sample_weight(sample_weight, X, *, dtype=None, allow_zero=True):
