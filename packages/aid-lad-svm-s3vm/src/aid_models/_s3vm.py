@@ -18,6 +18,7 @@ from svmcore.validation import (
     StrOptions,
     check_classification_targets,
     check_is_fitted,
+    check_magnitude,
     check_seed,
     fit_context,
     split_semi_supervised,
@@ -242,6 +243,7 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
             The fitted estimator.
         """
         X, y = validate_data(self, X, y, dtype=[np.float64, np.float32])
+        check_magnitude(X, "X", "AIDS3VMClassifier")
         check_classification_targets(y)
         labeled_classes = np.unique(y[y != UNLABELED])
         if labeled_classes.size > 2:

@@ -30,6 +30,7 @@ from svmcore.validation import (
     StrOptions,
     check_classification_targets,
     check_is_fitted,
+    check_magnitude,
     check_sample_weight,
     check_seed,
     fit_context,
@@ -356,6 +357,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
             accept_sparse="csr" if linear else False,
             dtype=[np.float64, np.float32],
         )
+        check_magnitude(X, "X", "AIDSVC")
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         if self.classes_.size > 2:

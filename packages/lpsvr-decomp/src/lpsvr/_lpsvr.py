@@ -7,7 +7,13 @@ import numpy as np
 from sklearn.base import RegressorMixin
 
 from svmcore.kernels import kernel_matvec
-from svmcore.validation import check_is_fitted, check_sample_weight, fit_context, validate_data
+from svmcore.validation import (
+    check_is_fitted,
+    check_magnitude,
+    check_sample_weight,
+    fit_context,
+    validate_data,
+)
 
 from ._base import _LPSVRParams
 from ._budget import TimeBudget
@@ -221,6 +227,7 @@ class LPSVR(RegressorMixin, _LPSVRParams):
         """
         budget = TimeBudget(self.time_limit)
         X, y = validate_data(self, X, y, dtype=np.float64, order="C", y_numeric=True)
+        check_magnitude(y, "y", "LPSVR")
         y = np.asarray(y, dtype=np.float64)
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         B0 = self._check_sizes(X.shape[0])

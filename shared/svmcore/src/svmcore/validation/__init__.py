@@ -2,6 +2,7 @@
 semi-supervised labels."""
 
 from ._checks import check_float_array, check_indices, check_positive_int, check_real
+from ._magnitude import check_magnitude
 from ._random import check_generator, check_seed
 from ._semi import UNLABELED, split_semi_supervised
 from ._sklearn import (
@@ -27,6 +28,7 @@ __all__ = [
     "check_generator",
     "check_indices",
     "check_is_fitted",
+    "check_magnitude",
     "check_positive_int",
     "check_real",
     "check_sample_weight",
