@@ -141,7 +141,9 @@ class AIDProblem(ABC):
     condition holds or another stopping rule fires. Everything a step needs from the run
     comes in through its arguments (``solve`` gets a :class:`SolveContext`); a problem
     keeps no state between steps except a cache it documents (e.g. kernel columns of
-    clusters that were not split), which must not change any result.
+    clusters that were not split), which must not change any result, and what
+    ``initial_clusters`` computes once for the solves (a pilot solution from the sample
+    it clusters), read-only afterwards.
     """
 
     @abstractmethod

@@ -62,7 +62,7 @@ class _LADProblem(AIDProblem):
         if beta is None:
             method = "ipm" if self.lp_method in ("warm", "sift", "fn") else self.lp_method
             beta, *_ = lad_lp(X0, sample.y, sample.sample_weight, method=method)
-        self._beta0 = beta
+        self.pilot = beta  # the contract's pilot solution: set once here, read-only after
         Z = data.map_rows(lambda b: np.column_stack([b.y - self._predict(b.X, beta), b.y]))
         rate = est.initial_aggregation_rate
         if rate == "auto":
@@ -107,7 +107,7 @@ class _LADProblem(AIDProblem):
             # failed certificate: HiGHS's exact LP (by sifting when dense).
             method = "sift"
         if method == "sift" and not sp.issparse(X):
-            beta0 = self._beta0 if previous is None else previous.params
+            beta0 = self.pilot if previous is None else previous.params
             beta, primal, dual, info = lad_lp_sifting(X, y, w, beta0)
             note = (
                 f"HiGHS ipm sifting {info['status']}, {info['rounds']} LPs on "

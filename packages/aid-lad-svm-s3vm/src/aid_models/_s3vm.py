@@ -283,15 +283,16 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         self.transduction_ = np.where(unlabeled, classes[(d > 0).astype(int)], y)
         # Prop 5 is not a certificate (see Notes): optimality_gap_ is the certified gap.
         store_run(self, result, X.shape[0])
-        self.mip_gaps_ = np.array([r.mip_gap for r in problem.solves])
-        unproven = [r.status for r in problem.solves if not r.proven_optimal]
+        # one MIQP per iteration (max_attempts = 1): the history records each one
+        self.mip_gaps_ = np.array([rec["mip_gap"] for rec in self.history_])
+        unproven = [rec["mip_status"] for rec in self.history_ if not rec["mip_proven"]]
         if unproven or result.stop_reason == "time_limit":
             reasons = []
             if result.stop_reason == "time_limit":
                 reasons.append("the run stopped on its time limit")
             if unproven:
                 reasons.append(
-                    f"{len(unproven)} of {len(problem.solves)} aggregated solves were not "
+                    f"{len(unproven)} of {len(self.history_)} aggregated solves were not "
                     f"proven optimal ({', '.join(sorted(set(unproven)))})"
                 )
             warnings.warn(

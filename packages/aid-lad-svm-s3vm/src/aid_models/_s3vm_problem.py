@@ -76,7 +76,6 @@ class _S3VMProblem(AIDProblem):
         self.balance = None
         self.incumbent = None
         self.labeled_bound = None
-        self.solves = []
 
     def initial_clusters(self, data, random_state):
         rng = np.random.default_rng(random_state)
@@ -118,7 +117,7 @@ class _S3VMProblem(AIDProblem):
             np.asarray(block.X, dtype=np.float64), y[lab], cost, balance=self.balance
         )
         self.labeled_bound = value
-        self.incumbent = (w, b)
+        self.incumbent = (w, b)  # the contract's pilot solution: read-only after this
         return Clusters(labels)
 
     def aggregate(self, data, clusters):
@@ -152,7 +151,6 @@ class _S3VMProblem(AIDProblem):
             time_limit=limit,
             mip_gap=est.mip_gap,
         )
-        self.solves.append(res)
         # Step 3 uses each unlabeled cluster's aggregated label d_k (Lemma 1 on the
         # aggregated entry; SCIP's own d_k at any optimum of (15) except at ties s_k = 0).
         d = np.zeros(sign.size, dtype=np.int8)
@@ -189,6 +187,7 @@ class _S3VMProblem(AIDProblem):
             extra={
                 "mip_gap": res.mip_gap,
                 "mip_status": res.status,
+                "mip_proven": res.proven_optimal,
                 "mip_nodes": res.n_nodes,
                 "mip_time": res.solve_time,
                 "big_M": float(res.big_M),
