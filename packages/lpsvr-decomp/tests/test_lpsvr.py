@@ -17,13 +17,12 @@ from sklearn.svm import SVC, SVR
 import lpsvr._lpsvc
 import lpsvr._lpsvr
 from lpsvr import LPSVC, LPSVR
-from lpsvr._budget import TimeBudget
 from lpsvr._constraint_decomposition import constraint_decomposition
 from lpsvr._lp import RowColumnLP, solve_svr_lp
 from lpsvr._row_column import fit_row_column
 from lpsvr._variable_decomposition import fit_lp_svr
 from svmcore.datasets import load_bundled, make_noisy_sinc
-from svmcore.solvers import InfeasibleError, solve_lp
+from svmcore.solvers import InfeasibleError, TimeBudget, solve_lp
 
 KERNELS = {
     "rbf": (dict(kernel="rbf", gamma=0.5, degree=3, coef0=0.0), lambda A: rbf_kernel(A, gamma=0.5)),

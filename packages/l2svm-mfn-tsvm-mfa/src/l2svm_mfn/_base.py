@@ -1,16 +1,23 @@
 """Pieces shared by the three linear classifiers: parameters, bias handling, prediction."""
 
+import time
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
 
 from svmcore import numba_threads
 from svmcore.linalg import matvec_rows, power_of_two_scaling
+from svmcore.solvers import TimeBudget
 from svmcore.validation import Interval, StrOptions, check_is_fitted, validate_data
 
 __all__ = ["LinearSVMLinMixin"]
+
+#: The clock of every fit's time limit (seconds as a float); tests replace it.
+_clock = time.perf_counter
 
 
 class LinearSVMLinMixin(ClassifierMixin, BaseEstimator):
@@ -25,6 +32,7 @@ class LinearSVMLinMixin(ClassifierMixin, BaseEstimator):
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "cg_max_iter": [Interval(Integral, 1, None, closed="left")],
         "preconditioner": [None, StrOptions({"jacobi"})],
+        "time_limit": [None, Interval(Real, 0.0, None, closed="neither")],
         "n_jobs": [None, Integral],
         "verbose": ["verbose"],
     }
@@ -36,6 +44,21 @@ class LinearSVMLinMixin(ClassifierMixin, BaseEstimator):
             lam[-1] = 0.0
             return lam
         return float(self.alpha)
+
+    def _budget(self):
+        """The fit's time budget (``time_limit`` seconds from now; None: no limit)."""
+        return TimeBudget(self.time_limit, clock=_clock)
+
+    def _warn_if_stopped(self, budget):
+        """``converged_`` and a ConvergenceWarning naming the time limit when it stopped the fit."""
+        self.converged_ = not budget.exhausted
+        if budget.exhausted:
+            warnings.warn(
+                f"{type(self).__name__} stopped on its time_limit={self.time_limit} s before "
+                "converging; the model is the last feasible iterate (converged_ = False).",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
 
     def _scaled(self, X):
         """``(X', lambda', k)``: the same problem on data rescaled by ``2**-k`` when its

@@ -271,6 +271,7 @@ def mean_field_annealing(
     sample_weight=None,
     intercept=True,
     mfn_params=None,
+    budget=None,
 ):
     r"""Mean field annealing for the transductive objective (Table 5).
 
@@ -278,7 +279,8 @@ def mean_field_annealing(
     until the mean KL divergence (16) between successive beliefs is below
     ``epsilon``; stop lowering :math:`T` when the mean entropy (17) is below
     ``epsilon`` or after ``max_outer`` temperatures. Return the ``w`` with the
-    smallest objective (18) seen on the path.
+    smallest objective (18) seen on the path. With ``budget`` (a
+    :class:`svmcore.solvers.TimeBudget`) no OPTIMIZE-W starts after its deadline.
 
     Returns
     -------
@@ -299,11 +301,12 @@ def mean_field_annealing(
     T = T0
     n_iter = 0
     outer = 0
-    while outer < max_outer and h > n_u * epsilon:
+    expired = lambda: budget is not None and budget.expired()  # noqa: E731
+    while outer < max_outer and h > n_u * epsilon and not expired():
         outer += 1
         inner = 0
         kl = np.inf
-        while inner < max_inner and kl > n_u * epsilon:
+        while inner < max_inner and kl > n_u * epsilon and not expired():
             inner += 1
             q = p
             p, info = optimize_p(o[unl], lam_u, T, r)

@@ -111,6 +111,7 @@ def l2svm_mfn(
     cg_max_iter=10000,
     preconditioner=None,
     rel_tol=RELATIVE_STOP,
+    budget=None,
 ):
     r"""Minimize the weighted squared-hinge objective by L2-SVM-MFN (Table 1).
 
@@ -143,6 +144,9 @@ def l2svm_mfn(
     rel_tol : float, default=1e-9
         Also stop (converged) when a line-search step changes the objective by less
         than ``rel_tol`` relative, as SVMlin v1.0 does; 0 disables it.
+    budget : svmcore.solvers.TimeBudget, default=None
+        The fit's time limit: no Newton iteration starts after its deadline (the
+        current ``w`` is returned with ``converged=False``).
 
     Returns
     -------
@@ -175,6 +179,8 @@ def l2svm_mfn(
     n_iter = 0
     objective = squared_hinge_objective(w, o, y, cost, lam)
     while n_iter < max_iter:
+        if budget is not None and budget.expired():
+            break  # the time limit: keep the current (feasible) w, converged stays False
         n_iter += 1
         active = positive & (y * o < 1.0)
         rows = np.flatnonzero(active)

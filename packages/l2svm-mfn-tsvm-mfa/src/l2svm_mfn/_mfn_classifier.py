@@ -56,6 +56,10 @@ class MFNClassifier(LinearSVMLinMixin):
     warm_start : bool, default=False
         Seed the solver with the previous ``coef_`` / ``intercept_`` (and hence the
         previous active set), skipping Table 1's loose first stage.
+    time_limit : float, default=None
+        Wall-clock seconds for the whole fit (> 0; None: no limit). When it runs
+        out, no further Newton iteration starts, the last iterate is kept,
+        ``converged_`` is False and a ``ConvergenceWarning`` names the limit.
     n_jobs : int, default=None
         Numba threads for the matrix-vector products (None keeps the current setting).
     verbose : int, default=0
@@ -63,6 +67,8 @@ class MFNClassifier(LinearSVMLinMixin):
 
     Attributes
     ----------
+    converged_ : bool
+        False when ``time_limit`` stopped the fit.
     classes_ : ndarray of shape (n_classes,)
         Class labels.
     coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
@@ -161,6 +167,7 @@ class MFNClassifier(LinearSVMLinMixin):
         preconditioner=None,
         class_weight=None,
         warm_start=False,
+        time_limit=None,
         n_jobs=None,
         verbose=0,
     ):
@@ -172,6 +179,7 @@ class MFNClassifier(LinearSVMLinMixin):
         self.max_iter = max_iter
         self.cg_max_iter = cg_max_iter
         self.preconditioner = preconditioner
+        self.time_limit = time_limit
         self.class_weight = class_weight
         self.warm_start = warm_start
         self.n_jobs = n_jobs
@@ -221,6 +229,7 @@ class MFNClassifier(LinearSVMLinMixin):
         ):
             old = np.hstack([np.ldexp(self.coef_, scale_exp), self.intercept_[:, None]])
         coefs, objectives, n_iters, n_cg, history = [], [], [], 0, []
+        budget = self._budget()
         with numba_threads(self.n_jobs):
             for k, positive in enumerate(problems):
                 y_signed = np.where(y == positive, 1.0, -1.0)
@@ -239,11 +248,12 @@ class MFNClassifier(LinearSVMLinMixin):
                     max_iter=self.max_iter,
                     cg_max_iter=self.cg_max_iter,
                     preconditioner=self.preconditioner,
+                    budget=budget,
                 )
                 if self.verbose:
                     for rec in res.history:
                         print(f"[MFN] class {positive!r}: {rec}")
-                if not res.converged:
+                if not res.converged and not budget.exhausted:
                     warnings.warn(
                         f"L2-SVM-MFN did not meet its optimality conditions within "
                         f"max_iter={self.max_iter} Newton iterations (tau={self.tau}); "
@@ -265,4 +275,5 @@ class MFNClassifier(LinearSVMLinMixin):
         self.n_iter_ = max(n_iters)
         self.n_cg_iter_ = n_cg
         self.history_ = history
+        self._warn_if_stopped(budget)
         return self

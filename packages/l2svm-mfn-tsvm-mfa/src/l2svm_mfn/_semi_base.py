@@ -87,6 +87,7 @@ class _SemiSupervisedMixin(LinearSVMLinMixin):
         if r is None:
             r = float((ys[labeled] > 0).mean())
         self.positive_fraction_ = r
+        budget = self._budget()
         with numba_threads(self.n_jobs):
             if not unlabeled.any():
                 # Nothing to transduce: the supervised problem with costs 1/l.
@@ -96,13 +97,16 @@ class _SemiSupervisedMixin(LinearSVMLinMixin):
                     weight / weight[labeled].sum(),
                     lam,
                     intercept=self.fit_intercept,
+                    budget=budget,
                     **self._mfn_params(),
                 )
                 w, labels, history, n_iter = res.w, ys, res.history, res.n_iter
                 objective = tsvm_objective(w, res.outputs, ys, labeled, lam, 0.0, weight)
                 self._set_supervised_extras()
             else:
-                w, labels, objective, history, n_iter = self._solve(X, ys, labeled, lam, r, weight)
+                w, labels, objective, history, n_iter = self._solve(
+                    X, ys, labeled, lam, r, weight, budget
+                )
         self.classes_ = classes
         self.coef_ = np.ascontiguousarray(np.ldexp(w[:n_features], -scale_exp)).reshape(1, -1)
         self.intercept_ = np.array([w[n_features] if self.fit_intercept else 0.0])
@@ -110,6 +114,7 @@ class _SemiSupervisedMixin(LinearSVMLinMixin):
         self.objective_ = objective
         self.history_ = history
         self.n_iter_ = n_iter
+        self._warn_if_stopped(budget)
         return self
 
     def __sklearn_tags__(self):

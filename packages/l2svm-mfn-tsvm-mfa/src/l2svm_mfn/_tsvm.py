@@ -162,6 +162,7 @@ def transductive_mfn(
     sample_weight=None,
     intercept=True,
     mfn_params=None,
+    budget=None,
 ):
     r"""Transductive L2-SVM-MFN (Table 4) with multiple switching.
 
@@ -189,12 +190,16 @@ def transductive_mfn(
         Constant feature for the bias.
     mfn_params : dict, default=None
         Keyword arguments for :func:`l2svm_mfn` (``tol``, ``tau``, ``max_iter``, ...).
+    budget : svmcore.solvers.TimeBudget, default=None
+        The fit's time limit: no retraining or switching pass starts after its
+        deadline; the current ``w`` and labels are returned.
 
     Returns
     -------
     result : TSVMResult
     """
     mfn_params = dict(mfn_params or {})
+    mfn_params["budget"] = budget
     n = y.shape[0]
     lab = np.flatnonzero(labeled)
     unl = np.flatnonzero(~labeled)
@@ -222,7 +227,7 @@ def transductive_mfn(
     lam_hat = min(anneal_start, lam_u)
     last_round = lam_hat >= lam_u
     seed = None  # Table 4 (and SVMlin) restart the first transductive fit from w = 0
-    while True:
+    while not (budget is not None and budget.expired()):
         cost[unl] = weight[unl] * lam_hat / n_u
         res = l2svm_mfn(
             X,
@@ -248,7 +253,7 @@ def transductive_mfn(
             }
         )
         w, o = res.w, res.outputs
-        while True:  # Loop 2: switch labels, retrain seeded
+        while not (budget is not None and budget.expired()):  # Loop 2: switch, retrain
             before = objective(w, o, y_hat, lam_hat)
             labels_u = y_hat[unl]
             s = switch_labels(o[unl], labels_u, max_switch)

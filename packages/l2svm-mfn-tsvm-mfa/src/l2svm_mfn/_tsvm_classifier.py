@@ -53,6 +53,11 @@ class TSVMClassifier(_SemiSupervisedMixin):
         CGLS iterations per Newton step.
     preconditioner : {None, "jacobi"}, default=None
         Jacobi-preconditioned CGLS (beyond the paper).
+    time_limit : float, default=None
+        Wall-clock seconds for the whole fit (> 0; None: no limit). When it runs
+        out, no further Newton iteration, retraining or switching pass starts, the
+        last iterate is kept, ``converged_`` is False and a ``ConvergenceWarning``
+        names the limit.
     n_jobs : int, default=None
         Numba threads.
     verbose : int, default=0
@@ -60,6 +65,8 @@ class TSVMClassifier(_SemiSupervisedMixin):
 
     Attributes
     ----------
+    converged_ : bool
+        False when ``time_limit`` stopped the fit.
     classes_ : ndarray of shape (2,)
         The two class labels.
     coef_ : ndarray of shape (1, n_features)
@@ -158,6 +165,7 @@ class TSVMClassifier(_SemiSupervisedMixin):
         max_iter=50,
         cg_max_iter=10000,
         preconditioner=None,
+        time_limit=None,
         n_jobs=None,
         verbose=0,
     ):
@@ -174,13 +182,14 @@ class TSVMClassifier(_SemiSupervisedMixin):
         self.max_iter = max_iter
         self.cg_max_iter = cg_max_iter
         self.preconditioner = preconditioner
+        self.time_limit = time_limit
         self.n_jobs = n_jobs
         self.verbose = verbose
 
     def _set_supervised_extras(self):
         self.n_switched_ = 0
 
-    def _solve(self, X, ys, labeled, lam, r, weight):
+    def _solve(self, X, ys, labeled, lam, r, weight, budget):
         res = transductive_mfn(
             X,
             ys,
@@ -194,11 +203,12 @@ class TSVMClassifier(_SemiSupervisedMixin):
             sample_weight=weight,
             intercept=self.fit_intercept,
             mfn_params=self._mfn_params(),
+            budget=budget,
         )
         if self.verbose:
             for rec in res.history:
                 print(f"[TSVM] {rec}")
-        if not all(rec["converged"] for rec in res.history):
+        if not budget.exhausted and not all(rec["converged"] for rec in res.history):
             warnings.warn(
                 "Some L2-SVM-MFN retrainings hit max_iter before meeting their optimality "
                 "conditions; increase max_iter or cg_max_iter.",

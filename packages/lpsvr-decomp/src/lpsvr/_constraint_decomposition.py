@@ -51,7 +51,7 @@ def constraint_decomposition(
     the carried rows, e.g. with the rows active at the previous working set.
 
     Every block solve runs within the time left of ``budget``
-    (:class:`~lpsvr._budget.TimeBudget`); when the deadline passes, the last
+    (:class:`~svmcore.solvers.TimeBudget`); when the deadline passes, the last
     block solution is returned (feasible for (9) with xi reconstructed, not
     proven optimal) and ``budget.exhausted`` is True.
 

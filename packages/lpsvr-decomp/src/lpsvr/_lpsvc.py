@@ -6,6 +6,7 @@ largest regression output."""
 import numpy as np
 from sklearn.base import ClassifierMixin
 
+from svmcore.solvers import TimeBudget
 from svmcore.validation import (
     check_classification_targets,
     check_is_fitted,
@@ -15,7 +16,6 @@ from svmcore.validation import (
 )
 
 from ._base import _LPSVRParams
-from ._budget import TimeBudget
 from ._lpsvr import LPSVR
 
 __all__ = ["LPSVC"]

@@ -7,6 +7,7 @@ import numpy as np
 from sklearn.base import RegressorMixin
 
 from svmcore.kernels import kernel_matvec
+from svmcore.solvers import TimeBudget
 from svmcore.validation import (
     check_is_fitted,
     check_magnitude,
@@ -16,7 +17,6 @@ from svmcore.validation import (
 )
 
 from ._base import _LPSVRParams
-from ._budget import TimeBudget
 
 __all__ = ["LPSVR"]
 

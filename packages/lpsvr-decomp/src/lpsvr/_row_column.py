@@ -12,8 +12,8 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from svmcore.kernels import gram, kernel_matvec
+from svmcore.solvers import TimeBudget
 
-from ._budget import TimeBudget
 from ._lp import RowColumnLP, kkt_residuals
 from ._result import FitResult, _result_at, _sample_multipliers
 
@@ -96,7 +96,7 @@ def fit_row_column(
     Otherwise P and R start from ``B0`` random samples (both rows each).
 
     Every round (and every subsample level) solves within the time left of
-    ``budget`` (:class:`~lpsvr._budget.TimeBudget`, None: no limit); when the
+    ``budget`` (:class:`~svmcore.solvers.TimeBudget`, None: no limit); when the
     deadline passes, the last round's solution is returned with
     ``converged=False`` (before the first round: the subsample solution,
     alpha = 0 on the other samples, or the zero function). The caller warns.

@@ -17,8 +17,8 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from svmcore.kernels import gram
+from svmcore.solvers import TimeBudget
 
-from ._budget import TimeBudget
 from ._constraint_decomposition import constraint_decomposition
 from ._lp import WorkingSetLP, kkt_residuals, solve_svr_lp
 from ._result import _ZERO_ALPHA, _ZERO_DUAL, FitResult, _outputs, _result_at
@@ -63,7 +63,7 @@ def fit_lp_svr(
     (:func:`fit_row_column`, not in the paper). ``n_add``: violators moved
     into B per iteration of Algorithm 2 (None: the paper's ``1 + ceil(ln|B|)``).
 
-    ``budget`` (:class:`~lpsvr._budget.TimeBudget`, None: no limit) bounds
+    ``budget`` (:class:`~svmcore.solvers.TimeBudget`, None: no limit) bounds
     the whole fit: every HiGHS call gets the time left, and when the deadline
     passes the fit stops with its current solution (alpha = 0 outside the
     working set, xi reconstructed: feasible, not proven optimal; the zero

@@ -2,6 +2,7 @@
 and Newton solvers of the linear problem with an unregularized bias) and LP/QP (HiGHS),
 with status checking."""
 
+from ._budget import TimeBudget
 from ._dcd import DCDResult, dcd_weighted_svm
 from ._errors import (
     InfeasibleError,
@@ -27,6 +28,7 @@ __all__: list[str] = [
     "SolverError",
     "SolverLimitError",
     "SolverLimitWarning",
+    "TimeBudget",
     "UnboundedError",
     "WeightedSVMResult",
     "dcd_weighted_svm",

@@ -1,9 +1,9 @@
-"""The time budget of one fit: a deadline shared by every loop and HiGHS call."""
+"""The time budget of one fit: a deadline shared by every loop and solver call of the fit."""
 
 import math
 import time
 
-from svmcore.solvers import SolverLimitError
+from ._errors import SolverLimitError
 
 __all__ = ["TimeBudget"]
 
@@ -12,8 +12,9 @@ class TimeBudget:
     """Seconds left of a whole fit, from a deadline fixed when the fit starts.
 
     Every HiGHS call runs through :meth:`run`, which gives it the time left as
-    its limit; the decomposition loops stop when :meth:`run` returns None or
-    :meth:`expired` is True and keep their current solution.
+    its limit; a fit's loops stop when :meth:`run` returns None or :meth:`expired`
+    is True and keep their current solution (LP-SVR's decompositions, the
+    SVMlin family's Newton, switching and annealing loops).
 
     Parameters
     ----------
