@@ -1,8 +1,8 @@
 """Ctrl-C during a refit leaves the previously fitted estimator as it was (issue 19).
 
 Every public estimator is fitted on one data set, then refitted on another and stopped by
-a ``KeyboardInterrupt`` raised at points spread over the refit: at the k-th Python call
-it makes (``sys.settrace``), for k at several fractions of an undisturbed refit's calls,
+a ``KeyboardInterrupt`` raised at points spread over the refit: at the k-th call into our
+packages' code (``sys.settrace``), for k at several fractions of an undisturbed refit's,
 so the test does not depend on the machine's speed. Every fitted attribute must then still
 be the first fit's, bit for bit (``svmcore.validation.fit_context`` restores them).
 """
@@ -19,15 +19,21 @@ from aesvm import clear_representative_cache
 FRACTIONS = (0.02, 0.2, 0.5, 0.8, 0.99)
 
 
+#: the project's packages: the interrupt lands in their code (a real Ctrl-C arriving
+#: inside the standard library's lock handling, e.g. in concurrent.futures, can leave a
+#: lock held, which no estimator can undo)
+OURS = frozenset({"svmcore", "aid_core", "aid_models", "aesvm", "l2svm_mfn", "lpsvr"})
+
+
 class _CallCounter:
-    """A trace function counting Python calls; raises KeyboardInterrupt at call ``stop``."""
+    """A trace function counting calls into our packages; raises KeyboardInterrupt at ``stop``."""
 
     def __init__(self, stop=None):
         self.calls = 0
         self.stop = stop
 
     def __call__(self, frame, event, arg):
-        if event == "call":
+        if event == "call" and frame.f_globals.get("__name__", "").split(".")[0] in OURS:
             self.calls += 1
             if self.calls == self.stop:
                 raise KeyboardInterrupt
@@ -63,7 +69,7 @@ def test_interrupted_refit_keeps_the_previous_model(name, make, data):
     clear_representative_cache()
     _traced(first, lambda: make(**kw).fit(X, y))
     refit_calls = counter.calls - first.calls
-    assert refit_calls > 50, f"{name}: the refit makes only {refit_calls} Python calls"
+    assert refit_calls > 10, f"{name}: the refit makes only {refit_calls} calls into our code"
     for fraction in FRACTIONS:
         clear_representative_cache()
         est = make(**kw).fit(X, y)
