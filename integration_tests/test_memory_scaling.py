@@ -1,0 +1,58 @@
+"""Memory of a fit grows linearly with n and stays within a few times the size of X (issue 19).
+
+Peak traced allocations (``tracemalloc``, which sees NumPy's buffers) during ``fit`` at n
+and 4n. Linear: the growth from n to 4n is at most 4.6x. Bounded: at 4n the peak is at
+most 3x the size of X plus the method's own state of fixed size (AESVC: the Gram blocks
+of one batch of DeriveRS groups, V x V per thread). No n x n or n x k dense temporaries.
+The measured figures at n = 1,000,000 are in the package READMEs (``tools/memory.py``).
+"""
+
+import tracemalloc
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_moons
+
+from aesvm import AESVC
+from aid_models import AIDSVC, AIDLADRegressor
+from l2svm_mfn import MFNClassifier
+from svmcore.datasets import make_blob_mixture, make_lad_set_a
+
+N = 20_000
+MB = 2.0**20
+
+
+def _blobs(n):
+    X, y = make_blob_mixture(n, 10, random_state=0)
+    return X, (y > 0).astype(int)
+
+
+CASES = {
+    "AIDLADRegressor": (lambda n: make_lad_set_a(n, 10, random_state=0), AIDLADRegressor, 0),
+    "AIDSVC": (_blobs, AIDSVC, 0),
+    "MFNClassifier": (_blobs, MFNClassifier, 0),
+    # DeriveRS: a batch of groups' V x V Gram blocks, their Gamma rows and work arrays
+    "AESVC": (lambda n: make_moons(n, noise=0.3, random_state=0), AESVC, 200 * MB),
+}
+
+
+def _peak(make, X, y):
+    make().fit(X[:2000], y[:2000])  # compile first: Numba's own allocations are not ours
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        make().fit(X, y)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_fit_memory_is_linear_in_n_and_bounded_by_the_data(name):
+    data, make, own_state = CASES[name]
+    X1, y1 = data(N)
+    X4, y4 = data(4 * N)
+    small, large = _peak(make, X1, y1), _peak(make, X4, y4)
+    assert large - own_state <= 4.6 * max(small - own_state, X1.nbytes), (name, small, large)
+    assert large <= 3 * X4.nbytes + own_state, (name, large / MB, X4.nbytes / MB)
+    assert np.isfinite(large)

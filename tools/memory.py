@@ -1,0 +1,129 @@
+"""Peak memory of every public estimator's fit at n = 1,000,000 (issue 19).
+
+Each estimator runs in a fresh interpreter: the data are generated, one small fit warms
+the Numba cache, then ``fit`` runs on the full data. The report gives the size of X, the
+process's resident memory before the fit (interpreter, libraries, data) and the growth of
+its peak during the fit (Linux: the peak is reset through ``/proc/self/clear_refs`` just
+before ``fit`` and read as ``VmHWM`` after it).
+
+    python tools/memory.py [--n 1000000] [--only NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+#: name -> (data expression, estimator expression); the data code defines X and y
+CASES = {
+    "AIDLADRegressor": (
+        "from svmcore.datasets import make_lad_set_a; X, y = make_lad_set_a(N, 10, random_state=0)",
+        "AIDLADRegressor(random_state=0)",
+    ),
+    "AIDSVC": ("X, y = _blobs(N)", "AIDSVC(random_state=0)"),
+    "AIDSVC CSR": ("X, y = _text(N)", "AIDSVC(random_state=0)"),
+    "AESVC": ("X, y = _moons(N)", "AESVC()"),
+    "MFNClassifier": ("X, y = _blobs(N)", "MFNClassifier()"),
+    "MFNClassifier CSR": ("X, y = _text(N)", "MFNClassifier()"),
+    "TSVMClassifier": ("X, y = _semi(N)", "TSVMClassifier()"),
+    "MFAClassifier": ("X, y = _semi(N)", "MFAClassifier(max_outer=3)"),
+    "LPSVR": (
+        "from svmcore.datasets import make_noisy_sinc; X, y = make_noisy_sinc(N, random_state=0)",
+        "LPSVR(random_state=0)",
+    ),
+}
+
+PRELUDE = """
+import json, sys, time
+import numpy as np
+import scipy.sparse as sp
+from aesvm import AESVC
+from aid_models import AIDLADRegressor, AIDSVC
+from l2svm_mfn import MFAClassifier, MFNClassifier, TSVMClassifier
+from lpsvr import LPSVR
+N = {n}
+
+def _blobs(n):
+    from svmcore.datasets import make_blob_mixture
+    X, y = make_blob_mixture(n, 10, random_state=0)
+    return X, (y > 0).astype(int)
+
+def _moons(n):
+    from sklearn.datasets import make_moons
+    return make_moons(n, noise=0.3, random_state=0)
+
+def _text(n):
+    from svmcore.datasets import make_sparse_text
+    X, y = make_sparse_text(n, 20000, nnz_per_row=30, random_state=0)
+    return X, (y > 0).astype(int)
+
+def _semi(n):
+    X, y = _blobs(n)
+    y = y.copy()
+    y[100:] = -1
+    return X, y
+
+def _nbytes(X):
+    return X.data.nbytes + X.indices.nbytes + X.indptr.nbytes if sp.issparse(X) else X.nbytes
+
+{data}
+est = {est}
+# warm-up on the first rows (Numba compilation), then the measured fit
+head = slice(0, 20000)
+type(est)(**est.get_params()).fit(X[head], y[head])
+def _status(key):
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) / 1024  # kB -> MB
+
+with open("/proc/self/clear_refs", "w") as fh:
+    fh.write("5")  # reset the peak (VmHWM) to the current resident size
+before = _status("VmRSS")
+t = time.perf_counter()
+est.fit(X, y)
+seconds = time.perf_counter() - t
+peak = _status("VmHWM")
+print(json.dumps({{"X_mb": _nbytes(X) / 2**20, "before_mb": before,
+                   "growth_mb": peak - before, "seconds": seconds}}))
+"""
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--n", type=int, default=1_000_000)
+    parser.add_argument("--only", action="append", default=[])
+    parser.add_argument("--timeout", type=float, default=900.0)
+    args = parser.parse_args(argv)
+    names = args.only or list(CASES)
+    print(f"n = {args.n}")
+    print(f"{'estimator':18s} {'X MB':>8s} {'before MB':>10s} {'fit growth MB':>14s} {'fit s':>8s}")
+    for name in names:
+        data, est = CASES[name]
+        code = PRELUDE.format(n=args.n, data=data, est=est)
+        try:
+            out = subprocess.run(
+                [sys.executable, "-c", code],
+                capture_output=True,
+                text=True,
+                timeout=args.timeout,
+                check=True,
+            ).stdout
+        except subprocess.TimeoutExpired:
+            print(f"{name:18s} timed out after {args.timeout:.0f} s", flush=True)
+            continue
+        except subprocess.CalledProcessError as exc:
+            print(f"{name:18s} failed: {exc.stderr.strip().splitlines()[-1]}", flush=True)
+            continue
+        r = json.loads(out.strip().splitlines()[-1])
+        print(
+            f"{name:18s} {r['X_mb']:8.1f} {r['before_mb']:10.0f} {r['growth_mb']:14.0f} "
+            f"{r['seconds']:8.1f}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
