@@ -257,7 +257,7 @@ def test_huge_feature_scales_give_the_same_model(exponent, sparse):
     ref = MFNClassifier(alpha=alpha / s**2, regularize_intercept=False).fit(X, y)
     np.testing.assert_allclose(clf.coef_ * s, ref.coef_, rtol=1e-5, atol=1e-8)
     np.testing.assert_allclose(clf.intercept_, ref.intercept_, rtol=1e-5, atol=1e-8)
-    assert clf.score(Xs, y) == ref.score(X, y) > 0.85
+    assert clf.score(Xs, y) == ref.score(X, y) > 0.7  # not the chance-level model (0.5)
 
 
 @pytest.mark.parametrize("scale", [1e200, 1e300])
