@@ -327,7 +327,7 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         return np.asarray(X @ self.coef_[0], dtype=np.float64) + self.intercept_[0]
 
     def predict(self, X):
-        """Class labels by the sign of :meth:`decision_function` (Lemma 1).
+        """Predict class labels by the sign of :meth:`decision_function` (Lemma 1).
 
         Parameters
         ----------

@@ -117,7 +117,7 @@ def make_blob_mixture(
     random_state=None,
     dtype=np.float64,
 ):
-    """Two-class mixture of Gaussian blobs with label noise (linear/kernel SVM benchmarks).
+    """Generate a two-class mixture of Gaussian blobs with label noise (SVM benchmarks).
 
     Each class owns ``n_blobs_per_class`` isotropic Gaussian blobs (standard
     deviation ``cluster_std``) whose centres are drawn from
