@@ -70,6 +70,11 @@ def _result_at(
 ):
     """FitResult at (alpha, b, mu, nu): f, g = K (mu - nu) and the KKT residuals on all samples."""
     f, g = _outputs(X, X, alpha, mu - nu, b, kernel_params, n_jobs)
+    return _result(f, g, d, cost, epsilon, alpha, b, mu, nu, converged, n_iter, **fields)
+
+
+def _result(f, g, d, cost, epsilon, alpha, b, mu, nu, converged, n_iter, **fields):
+    """FitResult from the outputs ``f`` and ``g = K (mu - nu)`` already on all samples."""
     kkt = kkt_residuals(f, g, d, alpha, mu, nu, cost, epsilon)
     return FitResult(alpha, b, mu, nu, f, kkt["objective"], kkt, converged, n_iter, **fields)
 

@@ -14,8 +14,8 @@ from sklearn.exceptions import ConvergenceWarning
 from svmcore.kernels import gram, kernel_matvec
 from svmcore.solvers import TimeBudget
 
-from ._lp import RowColumnLP, kkt_residuals
-from ._result import FitResult, _result_at, _sample_multipliers
+from ._lp import RowColumnLP
+from ._result import _result, _result_at, _sample_multipliers
 
 __all__ = ["fit_row_column"]
 
@@ -236,15 +236,16 @@ def fit_row_column(
         )
     if g_all is None or not np.array_equal(beta_g, beta):
         g_all = _price(X, np.arange(N), beta, kernel_params, n_jobs)
-    kkt = kkt_residuals(f, g_all, d, alpha, mu, nu, cost, epsilon)
-    return FitResult(
+    return _result(
+        f,
+        g_all,
+        d,
+        cost,
+        epsilon,
         alpha,
         b,
         mu,
         nu,
-        f,
-        kkt["objective"],
-        kkt,
         converged,
         n_done,
         history=history,

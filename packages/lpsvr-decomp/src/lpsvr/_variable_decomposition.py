@@ -20,8 +20,8 @@ from svmcore.kernels import gram
 from svmcore.solvers import TimeBudget
 
 from ._constraint_decomposition import constraint_decomposition
-from ._lp import WorkingSetLP, kkt_residuals, solve_svr_lp
-from ._result import _ZERO_ALPHA, _ZERO_DUAL, FitResult, _outputs, _result_at
+from ._lp import WorkingSetLP, solve_svr_lp
+from ._result import _ZERO_ALPHA, _ZERO_DUAL, _outputs, _result, _result_at
 from ._row_column import fit_row_column
 
 __all__ = ["fit_lp_svr"]
@@ -221,15 +221,16 @@ def fit_lp_svr(
             ConvergenceWarning,
             stacklevel=3,
         )
-    kkt = kkt_residuals(f, g, d, alpha, mu, nu, cost, epsilon)
-    return FitResult(
+    return _result(
+        f,
+        g,
+        d,
+        cost,
+        epsilon,
         alpha,
         b,
         mu,
         nu,
-        f,
-        kkt["objective"],
-        kkt,
         converged,
         n_done,
         history=history,
