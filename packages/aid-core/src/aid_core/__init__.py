@@ -2,10 +2,19 @@
 
 A model implements :class:`AIDProblem` (initial clusters, aggregation, aggregated solver,
 evaluation on the original data, declustering) and :func:`run_aid` runs Algorithm 1 on it
-over a :class:`DataSource` (in-memory array, memory map, or chunk iterator).
+over a :class:`DataSource` (in-memory array, memory map, chunk iterator, or Dask arrays
+on a cluster: :class:`DaskSource`).
 """
 
-from ._data import ArraySource, Block, ChunkSource, DataSource, as_data_source, cluster_sums
+from ._dask_source import DaskSource
+from ._data import (
+    ArraySource,
+    Block,
+    ChunkSource,
+    DataSource,
+    as_data_source,
+    cluster_sums,
+)
 from ._history import COLUMNS, AIDHistory
 from ._loop import STOP_REASONS, AIDResult, CertificateWarning, relative_gap, run_aid
 from ._protocol import (
@@ -29,6 +38,7 @@ __all__ = [
     "Block",
     "CertificateWarning",
     "ChunkSource",
+    "DaskSource",
     "DataSource",
     "Evaluation",
     "SolveContext",

@@ -7,6 +7,7 @@ rows, so a source that yields row blocks in a fixed order is enough.
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from svmcore.chunked import add_parts, is_dask_collection
 from svmcore.clustering import group_sums
 
 __all__ = ["ArraySource", "Block", "ChunkSource", "DataSource", "as_data_source", "cluster_sums"]
@@ -100,12 +102,43 @@ class DataSource(ABC):
         return Block(0, X, y, w)
 
     def map_rows(self, fn: Callable[[Block], np.ndarray]) -> np.ndarray:
-        """Concatenate ``fn(block)`` over all blocks: a per-row quantity for the whole data."""
+        """Concatenate ``fn(block)`` over all blocks: a per-row quantity for the whole data.
+
+        ``fn`` may run in another process (:class:`DaskSource`): it should close over
+        small objects only (the model), never over per-row arrays.
+        """
         return np.concatenate([np.asarray(fn(block)) for block in self.blocks()])
+
+    def reduce_blocks(self, fn: Callable, *per_row: np.ndarray):
+        """Sum ``fn(block, *(a[block rows] for a in per_row))`` over all blocks.
+
+        Parameters
+        ----------
+        fn : callable
+            Returns an array, sparse matrix, number or tuple of them (``None`` entries
+            stay ``None``) for one block; the same rules as :meth:`map_rows` apply.
+        *per_row : ndarray of shape (n_samples, ...)
+            Per-row arrays of the caller (cluster labels), sliced to each block's rows.
+
+        Returns
+        -------
+        object
+            The sum over blocks.
+        """
+        total = None
+        for block in self.blocks():
+            part = fn(block, *(a[block.start : block.stop] for a in per_row))
+            total = part if total is None else add_parts(total, part)
+        return total
 
     def weights(self) -> np.ndarray:
         """Every row's weight in one pass (ones where the source has no weights)."""
         return self.map_rows(lambda block: block.weights)
+
+    def targets(self) -> np.ndarray | None:
+        """Every row's target in one pass (None when the source has none)."""
+        parts = [block.y for block in self.blocks()]
+        return None if parts[0] is None else np.concatenate(parts).astype(np.float64, copy=False)
 
 
 class ArraySource(DataSource):
@@ -227,8 +260,9 @@ def as_data_source(X, y=None, sample_weight=None, *, block_size=None) -> DataSou
 
     Parameters
     ----------
-    X : DataSource, ndarray, np.memmap or sparse matrix
-        The data, or a source returned as is.
+    X : DataSource, ndarray, np.memmap, sparse matrix or dask.array.Array
+        The data, or a source returned as is; Dask arrays (validated by
+        :func:`svmcore.chunked.check_dask_data`) become a :class:`DaskSource`.
     y, sample_weight : ndarray or None
         Only used when ``X`` is an array.
     block_size : int or None, default=None
@@ -238,10 +272,15 @@ def as_data_source(X, y=None, sample_weight=None, *, block_size=None) -> DataSou
     Returns
     -------
     source : DataSource
-        ``X`` itself if it is a source, else an :class:`ArraySource` over it.
+        ``X`` itself if it is a source, a :class:`DaskSource` over Dask arrays, else an
+        :class:`ArraySource`.
     """
     if isinstance(X, DataSource):
         return X
+    if is_dask_collection(X):
+        from ._dask_source import DaskSource
+
+        return DaskSource(X, y, sample_weight)
     if block_size is None and isinstance(X, np.memmap):
         block_size = DEFAULT_BLOCK_ROWS
     return ArraySource(X, y, sample_weight, block_size=block_size)
@@ -270,25 +309,25 @@ def cluster_sums(source: DataSource, labels: np.ndarray, n_clusters: int, *, tar
     weight_sum : ndarray of shape (n_clusters,)
         ``sum s_i``, the total weight of each cluster (its size for unit weights).
     """
-    X_sum, y_sum = None, None
-    w_sum = np.zeros(n_clusters)
-    for block in source.blocks():
-        rows = block.X.shape[0]
-        w = block.weights
-        lab = labels[block.start : block.stop]
-        if sp.issparse(block.X):
-            # A (K x rows) weighted indicator turns the group-by into one sparse product.
-            S = sp.csr_matrix(
-                (w.astype(np.float64), (lab, np.arange(rows))), shape=(n_clusters, rows)
-            )
-            part = S @ block.X
-        else:  # one pass of a Numba kernel, 3-5x faster than the sparse product
-            part = group_sums(block.X, lab, n_clusters, w)
-        X_sum = part if X_sum is None else X_sum + part
-        if targets:
-            part_y = np.bincount(lab, weights=w * block.y.astype(np.float64), minlength=n_clusters)
-            y_sum = part_y if y_sum is None else y_sum + part_y
-        w_sum += np.bincount(lab, weights=w, minlength=n_clusters)
+    X_sum, y_sum, w_sum = source.reduce_blocks(
+        functools.partial(_block_sums, n_clusters=n_clusters, targets=targets), labels
+    )
     if not sp.issparse(X_sum):
         X_sum = np.asarray(X_sum)
     return X_sum, y_sum, w_sum
+
+
+def _block_sums(block: Block, labels: np.ndarray, n_clusters: int, targets: bool = True):
+    """One block's share of :func:`cluster_sums` (``labels`` are the block's rows')."""
+    rows = block.X.shape[0]
+    w = block.weights
+    if sp.issparse(block.X):
+        # A (K x rows) weighted indicator turns the group-by into one sparse product.
+        S = sp.csr_matrix((w, (labels, np.arange(rows))), shape=(n_clusters, rows))
+        part = S @ block.X
+    else:  # one pass of a Numba kernel, 3-5x faster than the sparse product
+        part = group_sums(block.X, labels, n_clusters, w)
+    y_part = None
+    if targets:
+        y_part = np.bincount(labels, weights=w * block.y.astype(np.float64), minlength=n_clusters)
+    return part, y_part, np.bincount(labels, weights=w, minlength=n_clusters)

@@ -1,0 +1,190 @@
+"""Maps and reductions over the row chunks of Dask arrays, run where the chunks live."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._detect import require_dask
+
+__all__ = ["RowBlocks", "add_parts", "tree_sum"]
+
+
+class RowBlocks:
+    """The row chunks of ``(X, y, sample_weight)`` as Dask tasks.
+
+    Each call of :meth:`map` or :meth:`reduce` builds one task per row chunk and computes
+    them with :func:`dask.compute`, so they run on the current ``distributed.Client`` when
+    there is one (else on Dask's local scheduler). Only what the function returns comes
+    back; the rows stay on the workers.
+
+    Parameters
+    ----------
+    X : dask.array.Array of shape (n_samples, n_features)
+        Row-chunked data with known chunk sizes and one column chunk (see
+        :func:`check_dask_data`); chunks are ndarrays or CSR matrices.
+    y : dask.array.Array of shape (n_samples,) or None, default=None
+        Targets chunked as the rows of ``X``.
+    sample_weight : dask.array.Array of shape (n_samples,) or None, default=None
+        Weights chunked as the rows of ``X``.
+    """
+
+    def __init__(self, X, y=None, sample_weight=None):
+        if X.numblocks[1] != 1:
+            raise ValueError("X must have one chunk along its columns; rechunk({1: -1}).")
+        self.X = X
+        self.y = y
+        self.sample_weight = sample_weight
+        self.row_chunks = tuple(int(c) for c in X.chunks[0])
+        self.starts = np.concatenate([[0], np.cumsum(self.row_chunks)]).astype(np.int64)
+        self._parts = [_parts_of(a, len(self.row_chunks)) for a in (X, y, sample_weight)]
+
+    @property
+    def n_samples(self) -> int:
+        """Number of rows."""
+        return int(self.starts[-1])
+
+    @property
+    def n_features(self) -> int:
+        """Number of columns."""
+        return int(self.X.shape[1])
+
+    def _tasks(self, fn, per_row, chunks=None):
+        import dask
+
+        tasks = []
+        for i in range(len(self.row_chunks)) if chunks is None else chunks:
+            lo, hi = self.starts[i], self.starts[i + 1]
+            slices = [np.ascontiguousarray(a[lo:hi]) for a in per_row]
+            X_i, y_i, w_i = (parts[i] for parts in self._parts)
+            tasks.append(dask.delayed(fn, pure=True)(int(lo), X_i, y_i, w_i, *slices))
+        return tasks
+
+    def map(self, fn: Callable, *per_row: np.ndarray) -> list:
+        """``[fn(start, X_i, y_i, w_i, *(a[rows of i] for a in per_row)) for each chunk i]``.
+
+        Parameters
+        ----------
+        fn : callable
+            Called on a worker with the chunk's first row index, its rows of ``X``, ``y``
+            and ``sample_weight`` (None when absent) and the chunk's slices of ``per_row``.
+            It is pickled with the model it closes over, so it should close over small
+            objects only (coefficients, centroids), never over per-row arrays: pass those
+            in ``per_row`` and each task receives its slice alone.
+        *per_row : ndarray of shape (n_samples, ...)
+            Per-row arrays held by the caller (cluster labels, for instance).
+
+        Returns
+        -------
+        list
+            One result per chunk, in row order.
+        """
+        import dask
+
+        return list(dask.compute(*self._tasks(fn, per_row)))
+
+    def reduce(self, fn: Callable, *per_row: np.ndarray):
+        """Sum of ``fn`` over the chunks (as :meth:`map`), added pairwise on the workers.
+
+        ``fn`` returns an array, a sparse matrix, a number or a tuple of those (``None``
+        entries stay ``None``); only the total comes back.
+        """
+        return tree_sum(self._tasks(fn, per_row)).compute()
+
+    def take(self, indices) -> tuple:
+        """Gather the rows ``indices`` (sorted ascending): ``(X, y, sample_weight)``.
+
+        Only the chunks that hold one of them are read, and only those rows come back.
+        """
+        indices = np.unique(np.asarray(indices, dtype=np.int64))
+        if indices.size == 0 or indices[0] < 0 or indices[-1] >= self.n_samples:
+            raise ValueError("take() needs indices inside [0, n_samples).")
+        owner = np.searchsorted(self.starts, indices, side="right") - 1
+        chunks = np.unique(owner).tolist()
+        local = np.zeros(self.n_samples, dtype=bool)
+        local[indices] = True
+        import dask
+
+        parts = dask.compute(*self._tasks(_select_rows, (local,), chunks))
+        X_parts, y_parts, w_parts = zip(*parts, strict=True)
+        X = sp.vstack(X_parts, format="csr") if sp.issparse(X_parts[0]) else np.vstack(X_parts)
+        y = None if y_parts[0] is None else np.concatenate(y_parts)
+        w = None if w_parts[0] is None else np.concatenate(w_parts)
+        return X, y, w
+
+    def iter_chunks(self) -> Iterator[tuple]:
+        """Yield ``(start, X_i, y_i, w_i)`` computed one chunk at a time on the caller.
+
+        The fallback for code that must see the rows itself; memory holds one chunk.
+        """
+        for i in range(len(self.row_chunks)):
+            parts = self._tasks(_identity, (), [i])[0]
+            yield parts.compute()
+
+
+def _parts_of(arr, n_chunks) -> list:
+    if arr is None:
+        return [None] * n_chunks
+    parts = arr.to_delayed()
+    return list(parts.ravel()) if parts.ndim > 1 else list(parts)
+
+
+def _identity(start, X, y, w):
+    return start, X, y, w
+
+
+def _select_rows(start, X, y, w, mask):
+    rows = np.flatnonzero(mask)
+    return (
+        X[rows],
+        None if y is None else np.asarray(y)[rows],
+        None if w is None else np.asarray(w)[rows],
+    )
+
+
+def add_parts(a, b):
+    """``a + b`` for arrays, sparse matrices and numbers; entrywise for tuples.
+
+    Parameters
+    ----------
+    a, b : ndarray, sparse matrix, number or tuple of those
+        Partial results of two blocks; ``None`` entries of tuples stay ``None``.
+
+    Returns
+    -------
+    object
+        The sum, of the same kind.
+    """
+    if isinstance(a, tuple):
+        return tuple(None if u is None else u + v for u, v in zip(a, b, strict=True))
+    return a + b
+
+
+def tree_sum(tasks: Sequence):
+    """Add Dask delayed values pairwise (a binary tree), as one delayed value.
+
+    Parameters
+    ----------
+    tasks : sequence of dask.delayed.Delayed
+        Values that support ``+`` (or tuples of them, added entrywise; ``None`` entries
+        stay ``None``).
+
+    Returns
+    -------
+    dask.delayed.Delayed
+        Their sum; a tree keeps each addition on a worker that holds one operand and
+        the driver receives only the total.
+    """
+    require_dask("tree_sum")
+    import dask
+
+    level = list(tasks)
+    if not level:
+        raise ValueError("tree_sum needs at least one task.")
+    add = dask.delayed(add_parts, pure=True)
+    while len(level) > 1:
+        paired = [add(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
+        level = paired + ([level[-1]] if len(level) % 2 else [])
+    return level[0]
