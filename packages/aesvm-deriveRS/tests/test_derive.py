@@ -241,10 +241,20 @@ def test_bad_parameters(kwargs, error, match):
         derive_rs(X, y, **kwargs)
 
 
+def test_one_class():
+    """One class is derived on its own (a row chunk of AESVC's Dask path may hold one)."""
+    X, y = two_class_data(60)
+    both = derive_rs(X, y, gamma=0.5, group_size=10, subset_size=20)
+    first = y == y[0]
+    alone = derive_rs(X[first], y[first], gamma=0.5, group_size=10, subset_size=20)
+    assert float(alone.beta.sum()) == pytest.approx(first.sum())
+    np.testing.assert_array_equal(np.unique(alone.labels), [y[0]])
+    mine = both.labels == y[0]
+    np.testing.assert_array_equal(np.flatnonzero(first)[alone.indices], both.indices[mine])
+
+
 def test_bad_data():
     X, y = two_class_data(30)
-    with pytest.raises(ValueError, match="two classes"):
-        derive_rs(X, np.ones(30))
     bad = X.copy()
     bad[3, 1] = np.nan
     with pytest.raises(ValueError, match="NaN"):

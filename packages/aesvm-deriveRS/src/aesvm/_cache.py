@@ -10,13 +10,17 @@ are kept (O(M) per entry), in a small LRU.
 import collections
 import hashlib
 import threading
+import time
 
 import numpy as np
 import scipy.sparse as sp
 
+from ._derive import derive_rs, every_row
+
 __all__ = [
     "CacheInfo",
     "RepresentativeCache",
+    "cached_representatives",
     "clear_representative_cache",
     "representative_cache_info",
 ]
@@ -89,6 +93,48 @@ class RepresentativeCache:
 
 #: The process-wide cache used by :class:`AESVC`.
 CACHE = RepresentativeCache()
+
+
+def cached_representatives(X, y, sample_weight, params, *, reuse, skip, n_jobs):
+    """The representative set of in-memory data, looked up in :data:`CACHE` first.
+
+    Parameters
+    ----------
+    X, y, sample_weight
+        Validated training data (``y`` encoded, ``sample_weight`` None for unit weights).
+    params : dict
+        Keywords of :func:`derive_rs` (``abort_fraction`` included).
+    reuse : bool
+        Whether to look the set up in (and store it into) the cache.
+    skip : bool
+        Not to run DeriveRS at all: every row is a representative.
+    n_jobs : int or None
+        DeriveRS's threads.
+
+    Returns
+    -------
+    result : tuple
+        ``((indices, beta), fallback)``: every row with its weight and ``fallback=True``
+        when DeriveRS was skipped or stopped by its probe.
+    reused : bool
+        Whether the set came from the cache.
+    seconds : float
+        Time spent in DeriveRS.
+    """
+    key = RepresentativeCache.key(X, y, sample_weight, params) if reuse else None
+    cached = CACHE.get(key) if key is not None else None
+    if cached is not None:
+        return cached, True, 0.0
+    everything = (every_row(X.shape[0], sample_weight), True)
+    if skip:
+        return everything, False, 0.0
+    start = time.perf_counter()
+    rs = derive_rs(X, y, sample_weight=sample_weight, n_jobs=n_jobs, **params)
+    elapsed = time.perf_counter() - start
+    # Not reducible (rs None): every sample, weighted by its sample weight.
+    result = everything if rs is None else ((rs.indices, rs.beta), False)
+    CACHE.put(key, result)
+    return result, False, elapsed
 
 
 def clear_representative_cache():

@@ -7,6 +7,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
+from svmcore.chunked import is_dask_collection
 from svmcore.kernels import kernel_diag, kernel_matvec, resolve_gamma
 from svmcore.solvers import fit_weighted_svm
 from svmcore.validation import (
@@ -19,8 +20,9 @@ from svmcore.validation import (
     validate_data,
 )
 
-from ._cache import CACHE, RepresentativeCache
-from ._derive import _check_derive_params, derive_rs
+from ._cache import cached_representatives
+from ._dask import fit_dask, lazy_on_dask
+from ._derive import _check_derive_params
 
 __all__ = ["AESVC"]
 
@@ -175,7 +177,18 @@ class AESVC(ClassifierMixin, BaseEstimator):
     1e-3 for ``rbf``), the representative-set cache of a grid search
     (``reuse_representatives``), ``compute_objective`` with the exact bias, sample
     weights (:math:`\\beta = \\Gamma^T s`), the linear and polynomial kernels and the
-    multi-class one-vs-one scheme.
+    multi-class one-vs-one scheme, and Dask input.
+
+    Dask (``pip install aesvm-deriveRS[dask]``): a row-chunked ``dask.array.Array`` ``X``
+    (dense or CSR chunks; ``y``, ``sample_weight`` Dask or NumPy) is fitted on the current
+    ``distributed.Client``, else Dask's local scheduler. Each row chunk is a partition
+    that DeriveRS segregates on its own on a worker (with one chunk, the in-memory
+    representative set exactly; with several, the chunks are the first level of
+    segregation), and only its representatives' rows and betas come back for the SVMs.
+    A chunk stopped by the ``fallback_fraction`` probe sends all its rows (``fallback_``
+    when every chunk is); the 10 000-row floor applies to the whole data; every chunk's
+    shuffle starts from ``random_state``'s state; the cache is not used. The fitted
+    attributes are NumPy; ``predict`` and ``decision_function`` of a Dask array are lazy.
 
     References
     ----------
@@ -267,14 +280,17 @@ class AESVC(ClassifierMixin, BaseEstimator):
             "coef0": float(self.coef0),
         }
 
-    def _epsilon(self, X):
+    def _epsilon(self, mean_diag):
+        """``epsilon_``: ``epsilon``, or for "auto" AUTO_EPSILON x ``mean_diag()``."""
         if self.epsilon != "auto":
             return float(self.epsilon)
-        return AUTO_EPSILON * float(np.mean(kernel_diag(X, **self._kernel_params())))
+        return AUTO_EPSILON * float(mean_diag())
 
-    def _representatives(self, X, y, sample_weight):
-        """``((indices, beta), fallback)``, reused flag and DeriveRS seconds."""
-        params = {
+    def _derive_params(self):
+        """The keywords of :func:`derive_rs` (after ``_gamma`` and ``epsilon_`` are set)."""
+        # Bad DeriveRS parameters are reported even when DeriveRS is not run.
+        _check_derive_params(self.subset_size, self.group_size, self.epsilon_, self.segregation)
+        return {
             **self._kernel_params(),
             "subset_size": self.subset_size,
             "group_size": self.group_size,
@@ -283,34 +299,21 @@ class AESVC(ClassifierMixin, BaseEstimator):
             "random_state": self.random_state,
             "abort_fraction": self.fallback_fraction,
         }
-        key = (
-            RepresentativeCache.key(X, y, sample_weight, params)
-            if self.reuse_representatives
-            else None
-        )
-        cached = CACHE.get(key) if key is not None else None
-        if cached is not None:
-            return cached, True, 0.0
-        # Bad DeriveRS parameters are reported even when DeriveRS is not run.
-        _check_derive_params(self.subset_size, self.group_size, self.epsilon_, self.segregation)
-        everything = (
-            (
-                np.arange(X.shape[0]),
-                np.ones(X.shape[0]) if sample_weight is None else sample_weight,
-            ),
-            True,
-        )
-        if self.fallback_fraction is not None and X.shape[0] < MIN_REDUCE_SAMPLES:
-            return everything, False, 0.0
-        start = time.perf_counter()
-        rs = derive_rs(X, y, sample_weight=sample_weight, n_jobs=self.n_jobs, **params)
-        elapsed = time.perf_counter() - start
-        if rs is None:  # not reducible: every sample, weighted by its sample weight
-            result = everything
-        else:
-            result = ((rs.indices, rs.beta), False)
-        CACHE.put(key, result)
-        return result, False, elapsed
+
+    def _skips_derive(self, n_samples):
+        """Whether DeriveRS is not run at all (``fallback_fraction`` and few rows)."""
+        return self.fallback_fraction is not None and n_samples < MIN_REDUCE_SAMPLES
+
+    def _check_classes(self, weighted_classes):
+        """Two classes at least in ``classes_`` and among the rows of positive weight."""
+        if self.classes_.size < 2:
+            raise ValueError(
+                f"AESVC needs samples of at least 2 classes, got one class: {self.classes_[0]!r}."
+            )
+        if np.size(weighted_classes) < 2:
+            raise ValueError(
+                "AESVC needs samples of at least 2 classes with positive sample_weight."
+            )
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -318,11 +321,12 @@ class AESVC(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training data (float32 is kept for the kernel evaluations).
-        y : array-like of shape (n_samples,)
+        X : {array-like, sparse matrix, dask.array.Array} of shape (n_samples, n_features)
+            Training data (float32 is kept for the kernel evaluations); a Dask array is
+            fitted chunk by chunk (see Notes).
+        y : array-like or dask.array.Array of shape (n_samples,)
             Class labels.
-        sample_weight : array-like of shape (n_samples,), default=None
+        sample_weight : array-like or dask.array.Array of shape (n_samples,), default=None
             Per-sample weights; the betas become :math:`\\Gamma^T s`.
 
         Returns
@@ -330,42 +334,52 @@ class AESVC(ClassifierMixin, BaseEstimator):
         self : object
             Fitted estimator.
         """
+        if is_dask_collection(X):
+            return fit_dask(self, X, y, sample_weight)
         X, y = validate_data(
             self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order="C"
         )
         check_classification_targets(y)
         self.classes_, y_enc = np.unique(y, return_inverse=True)
-        if self.classes_.size < 2:
-            raise ValueError(
-                f"AESVC needs samples of at least 2 classes, got one class: {self.classes_[0]!r}."
-            )
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
-        if np.unique(y_enc[sw > 0]).size < 2:
-            raise ValueError(
-                "AESVC needs samples of at least 2 classes with positive sample_weight."
-            )
+        self._check_classes(np.unique(y_enc[sw > 0]))
         self._gamma = 1.0 if self.kernel == "linear" else resolve_gamma(self.gamma, X)
-        self.epsilon_ = self._epsilon(X)
-        result, self.representatives_reused_, self.derive_time_ = self._representatives(
-            X, y_enc, None if sample_weight is None else sw
+        self.epsilon_ = self._epsilon(lambda: np.mean(kernel_diag(X, **self._kernel_params())))
+        result, self.representatives_reused_, self.derive_time_ = cached_representatives(
+            X,
+            y_enc,
+            None if sample_weight is None else sw,
+            self._derive_params(),
+            reuse=self.reuse_representatives,
+            skip=self._skips_derive(X.shape[0]),
+            n_jobs=self.n_jobs,
         )
-        (rep, beta), self.fallback_ = result
+        (rep, beta), fallback = result
+        return self._fit_representatives(X if fallback else X[rep], rep, y_enc[rep], beta, fallback)
+
+    def _fit_representatives(self, X_rep, rep, rep_labels, beta, fallback):
+        """Train the pairwise weighted SVMs on the representatives and set the model.
+
+        ``X_rep`` holds the rows ``rep`` of the training data (in that order), with
+        labels ``rep_labels`` (indices into ``classes_``) and weights ``beta``; both the
+        in-memory and the Dask path end here.
+        """
+        self.fallback_ = fallback
         self.representative_indices_ = rep
         self.beta_ = beta
         self.n_representatives_ = int(rep.size)
-        rep_labels = y_enc[rep]
-
         start = time.perf_counter()
         pairs = list(itertools.combinations(range(self.classes_.size), 2))
-        coefs, intercepts, objectives, n_iters = [], [], [], []
-        for i, j in pairs:
+        coefs = np.zeros((len(pairs), rep.size))
+        intercepts, objectives, n_iters = [], [], []
+        for k, (i, j) in enumerate(pairs):
             mask = (rep_labels == i) | (rep_labels == j)
-            rows = rep[mask]
-            y_pair = np.where(rep_labels[mask] == j, 1.0, -1.0)
+            pos = np.flatnonzero(mask)
+            y_pair = np.where(rep_labels[pos] == j, 1.0, -1.0)
             res = fit_weighted_svm(
-                X[rows],
+                X_rep if pos.size == rep.size else X_rep[pos],
                 y_pair,
-                beta[mask],
+                beta[pos],
                 C=self.C,
                 **self._kernel_params(),
                 solver="libsvm",
@@ -374,17 +388,16 @@ class AESVC(ClassifierMixin, BaseEstimator):
                 cache_size=self.cache_size,
                 compute_objective=self.compute_objective,
             )
-            coef = np.zeros(X.shape[0])
-            coef[rows] = y_pair * res.dual_coef
-            coefs.append(coef)
+            coefs[k, pos] = y_pair * res.dual_coef
             intercepts.append(res.intercept)
             objectives.append(res.objective)
             n_iters.append(res.n_iter)
         self.svm_time_ = time.perf_counter() - start
-        coefs = np.vstack(coefs)
-        self.support_ = np.flatnonzero((coefs != 0).any(axis=0))
-        self.support_vectors_ = X[self.support_]
-        self.dual_coef_ = coefs[:, self.support_]
+        used = np.flatnonzero((coefs != 0).any(axis=0))
+        used = used[np.argsort(rep[used], kind="stable")]  # support_ in row order
+        self.support_ = rep[used]
+        self.support_vectors_ = X_rep[used]
+        self.dual_coef_ = coefs[:, used]
         self.intercept_ = np.asarray(intercepts)
         self.objective_ = np.asarray(objectives)
         self.n_iter_ = np.asarray(n_iters, dtype=np.int64)
@@ -425,13 +438,14 @@ class AESVC(ClassifierMixin, BaseEstimator):
         # Confidences only break ties: scaled into (-1/3, 1/3) as scikit-learn does.
         return votes + confidence / (3.0 * (np.abs(confidence) + 1.0))
 
+    @lazy_on_dask
     def decision_function(self, X):
         """Decision values: ``sum_t y_t alpha_t k(x_t, x) + b`` per pairwise problem.
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Samples.
+        X : {array-like, sparse matrix, dask.array.Array} of shape (n_samples, n_features)
+            Samples; a Dask array gives a Dask array, computed chunk by chunk.
 
         Returns
         -------
@@ -448,13 +462,14 @@ class AESVC(ClassifierMixin, BaseEstimator):
             return pairwise
         return self._ovr_scores(pairwise)
 
+    @lazy_on_dask
     def predict(self, X):
         """Predict class labels (one-vs-one vote for more than two classes).
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Samples.
+        X : {array-like, sparse matrix, dask.array.Array} of shape (n_samples, n_features)
+            Samples; a Dask array gives a Dask array, computed chunk by chunk.
 
         Returns
         -------

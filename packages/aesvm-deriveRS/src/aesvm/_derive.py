@@ -76,6 +76,20 @@ class RepresentativeSet:
         return int(self.indices.size)
 
 
+def every_row(n_samples, sample_weight=None):
+    """The trivial representative set: every row, weighted by its sample weight.
+
+    What the SVM trains on when DeriveRS is not run or stopped by its probe.
+
+    Returns
+    -------
+    indices : ndarray of shape (n_samples,)
+    beta : ndarray of shape (n_samples,)
+    """
+    beta = np.ones(n_samples) if sample_weight is None else np.asarray(sample_weight)
+    return np.arange(n_samples), beta
+
+
 def fls1(indices, subset_size):
     """First level of segregation by position (FLS1): consecutive chunks of ``P``.
 
@@ -187,7 +201,8 @@ def derive_rs(
     X : {ndarray, csr_matrix} of shape (n_samples, n_features)
         Training data (float32 kept for the kernel evaluations).
     y : array-like of shape (n_samples,)
-        Class labels; at least two classes. Each class is segregated on its own.
+        Class labels. Each class is segregated on its own; one class is allowed (AESVC's
+        Dask path derives each row chunk alone, and a chunk may hold a single class).
     kernel : {"linear", "rbf", "poly"}, default="rbf"
         Kernel with scikit-learn's definitions (the paper's Gaussian kernel is ``rbf``
         with ``gamma = g``).
@@ -272,8 +287,6 @@ def derive_rs(
     if y.ndim != 1 or y.shape[0] != n:
         raise ValueError(f"y must be 1-d with {n} entries (one per row of X), got {y.shape}.")
     classes = np.unique(y)
-    if classes.size < 2:
-        raise ValueError(f"y must contain at least two classes, got {classes.size}.")
     subset_size, group_size, tol = _check_derive_params(subset_size, group_size, tol, segregation)
     if abort_fraction is not None:
         abort_fraction = check_real(

@@ -1,0 +1,145 @@
+"""AESVC on Dask arrays: DeriveRS per row chunk on the workers, the SVM on the driver.
+
+Nothing here imports Dask: :mod:`svmcore.chunked` does, lazily, once a Dask collection
+has actually been passed.
+"""
+
+import copy
+import functools
+import time
+
+import numpy as np
+import scipy.sparse as sp
+
+from svmcore.chunked import RowBlocks, check_dask_data, is_dask_collection, map_predict
+from svmcore.kernels import kernel_diag
+from svmcore.validation import check_classification_targets, check_is_fitted
+
+from ._derive import derive_rs, every_row
+
+__all__ = ["fit_dask", "lazy_on_dask"]
+
+
+def fit_dask(est, X, y, sample_weight):
+    """``est.fit`` on a row-chunked ``dask.array.Array`` ``X`` (see AESVC's Notes).
+
+    Passes over the data: the validation of :func:`check_dask_data`, ``X.var()`` for
+    ``gamma="scale"``, the mean kernel diagonal for ``epsilon="auto"`` (not for
+    ``rbf``, whose diagonal is 1) and DeriveRS, each chunk on its own, returning its
+    representatives' rows, labels and betas; the SVMs are then trained on the driver.
+    """
+    if y is None:
+        raise ValueError("AESVC requires y to be passed, but the target y is None.")
+    data = check_dask_data(X, y, sample_weight, estimator="AESVC", accept_sparse=True, classes=True)
+    check_classification_targets(data.classes)
+    est.classes_ = data.classes
+    weighted = data.classes
+    if data.any_zero_weight:
+        weighted = np.unique(data.y[data.sample_weight > 0].compute())
+    est._check_classes(weighted)
+    est.n_features_in_ = int(data.X.shape[1])
+    vars(est).pop("feature_names_in_", None)
+    blocks = RowBlocks(data.X, data.y, data.sample_weight)
+    est._gamma = _gamma(est, data.X, blocks)
+    est.epsilon_ = est._epsilon(functools.partial(_mean_diag, est, blocks))
+    params = est._derive_params()
+    start = time.perf_counter()
+    task = functools.partial(
+        _chunk_representatives,
+        est.classes_,
+        params,
+        est.n_jobs,
+        not est._skips_derive(blocks.n_samples),
+    )
+    parts = blocks.map(task)
+    est.derive_time_ = time.perf_counter() - start
+    est.representatives_reused_ = False
+    rows, rep, labels, beta, kept_all = zip(*parts, strict=True)
+    X_rep = sp.vstack(rows, format="csr") if data.sparse else np.concatenate(rows)
+    return est._fit_representatives(
+        X_rep, np.concatenate(rep), np.concatenate(labels), np.concatenate(beta), all(kept_all)
+    )
+
+
+def _chunk_representatives(classes, params, n_jobs, derive, start, X, y, w):
+    """DeriveRS on one row chunk (on a worker).
+
+    Returns the representatives' rows of ``X``, their global row numbers, labels (indices
+    into ``classes``) and betas, and whether every row of the chunk was kept (DeriveRS
+    not run, or stopped by its ``abort_fraction`` probe).
+    """
+    y = np.searchsorted(classes, np.asarray(y))
+    rs = None
+    if derive and X.shape[0]:
+        # Every chunk starts from random_state's own state (a private copy: the threads
+        # of one worker must not share a generator).
+        mine = {**params, "random_state": copy.deepcopy(params["random_state"])}
+        rs = derive_rs(X, y, sample_weight=w, n_jobs=n_jobs, **mine)
+    if rs is None:
+        rep, beta = every_row(X.shape[0], w)
+        return X, start + rep, y, beta, True
+    return X[rs.indices], start + rs.indices, rs.labels, rs.beta, False
+
+
+def _gamma(est, X, blocks):
+    """The numeric kernel coefficient; ``"scale"`` costs one pass (``X.var()``)."""
+    if est.kernel == "linear":
+        return 1.0
+    if est.gamma == "auto":
+        return 1.0 / X.shape[1]
+    if est.gamma != "scale":
+        return float(est.gamma)
+    if sp.issparse(X._meta):  # E[x^2] - E[x]^2, as svmcore.kernels.resolve_gamma does
+        total, squares = blocks.reduce(_sums)
+        size = X.shape[0] * X.shape[1]
+        var = squares / size - (total / size) ** 2
+    else:
+        var = float(X.var(dtype=np.float64).compute())
+    if not np.isfinite(var):
+        raise ValueError("gamma='scale': X.var() overflows; scale X or pass a numeric gamma.")
+    return 1.0 / (X.shape[1] * var) if var > 0.0 else 1.0
+
+
+def _sums(start, X, y, w):
+    return np.array([X.sum(), X.multiply(X).sum()], dtype=np.float64)
+
+
+def _mean_diag(est, blocks):
+    """Mean of k(x, x) over the rows: one pass, none for ``rbf`` (k(x, x) = 1)."""
+    if est.kernel == "rbf":
+        return 1.0
+    task = functools.partial(_diag_sum, est._kernel_params())
+    return blocks.reduce(task) / blocks.n_samples
+
+
+def _diag_sum(kernel_params, start, X, y, w):
+    return float(np.sum(kernel_diag(X, **kernel_params)))
+
+
+def lazy_on_dask(method):
+    """Make a prediction method return a lazy Dask array when given a Dask array.
+
+    The fitted model (small, plain NumPy) is sent with each task; every row chunk is
+    predicted by ``method`` itself on NumPy (or CSR) rows.
+    """
+
+    @functools.wraps(method)
+    def wrapper(est, X):
+        if not is_dask_collection(X):
+            return method(est, X)
+        check_is_fitted(est)
+        if X.ndim != 2 or X.shape[1] != est.n_features_in_:
+            raise ValueError(
+                f"X has shape {X.shape}; AESVC is fitted on {est.n_features_in_} features."
+            )
+        n_classes = est.classes_.size
+        n_pairs = n_classes * (n_classes - 1) // 2
+        if method.__name__ == "predict":
+            dtype, n_outputs = est.classes_.dtype, None
+        else:
+            dtype = np.float64
+            n_outputs = {"ovo": n_pairs, "ovr": n_classes}[est.decision_function_shape]
+            n_outputs = None if n_classes == 2 else n_outputs
+        return map_predict(functools.partial(method, est), X, dtype=dtype, n_outputs=n_outputs)
+
+    return wrapper
