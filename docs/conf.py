@@ -43,7 +43,7 @@ API_PACKAGES = [
     (
         "svmcore",
         "svmcore",
-        ["kernels", "linalg", "solvers", "clustering", "datasets", "validation"],
+        ["kernels", "linalg", "solvers", "clustering", "datasets", "validation", "model_selection"],
     ),
     ("aid_core", "aid-core", []),
     ("aid_models", "aid-lad-svm-s3vm", []),

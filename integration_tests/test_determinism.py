@@ -6,6 +6,7 @@ wall-clock times the estimators record (any attribute or record key naming a tim
 """
 
 import numbers
+from functools import partial
 
 import numpy as np
 import pytest
@@ -36,10 +37,14 @@ CASES = [
     ("AIDSVC", AIDSVC, _classification),
     ("AIDSVC rbf", lambda **kw: AIDSVC(kernel="rbf", **kw), _classification),
     ("AIDLADRegressor", AIDLADRegressor, lambda: make_lad_set_a(2000, 5, random_state=1)),
-    ("AIDS3VMClassifier", lambda **kw: AIDS3VMClassifier(max_iter=2, **kw), _semi_supervised),
+    (
+        "AIDS3VMClassifier",
+        lambda **kw: AIDS3VMClassifier(unlabeled_value=-1, max_iter=2, **kw),
+        _semi_supervised,
+    ),
     ("MFNClassifier", MFNClassifier, _classification),
-    ("TSVMClassifier", TSVMClassifier, _semi_supervised),
-    ("MFAClassifier", MFAClassifier, _semi_supervised),
+    ("TSVMClassifier", partial(TSVMClassifier, unlabeled_value=-1), _semi_supervised),
+    ("MFAClassifier", partial(MFAClassifier, unlabeled_value=-1), _semi_supervised),
     ("LPSVR", LPSVR, lambda: make_noisy_sinc(400, noise=0.1, random_state=2)),
     ("LPSVC", LPSVC, _classification),
 ]

@@ -34,7 +34,7 @@ if task == "classification":
     X, y = make_blob_mixture(300, 3, random_state=0)
 elif task == "semi":
     X, y = make_g241c(200, 10, random_state=0)
-    y = (y > 0).astype(int)  # classes 0/1, so -1 can mark the unlabeled rows
+    y = (y > 0).astype(int) + 1  # classes 1/2: -1 marks the unlabeled rows unambiguously
     y[20:] = -1
 else:
     X, y = make_noisy_sinc(300, random_state=0)

@@ -10,10 +10,10 @@ from l2svm_mfn import MFAClassifier, TSVMClassifier
 
 METHODS = {
     # The paper's fixed setting (M_l = 5, M_u = 1, balance constraint), AID1.
-    "AIDS3VM": lambda: AIDS3VMClassifier(random_state=0),
+    "AIDS3VM": lambda: AIDS3VMClassifier(unlabeled_value=-1, random_state=0),
     # SVMlin's defaults (lambda = 1e-3, lambda' = 1).
-    "TSVM": TSVMClassifier,
-    "MFA": MFAClassifier,
+    "TSVM": lambda: TSVMClassifier(unlabeled_value=-1),
+    "MFA": lambda: MFAClassifier(unlabeled_value=-1),
 }
 
 
@@ -65,7 +65,7 @@ def test_at_least_as_accurate_as_labeled_only_svm(split, name):
 def test_mfa_on_twenty_dimensional_clusters():
     X, y, y_true = semi_supervised_split(n_features=20, seed=1)
     baseline = _labeled_only(X, y, y_true)
-    tsvm = TSVMClassifier().fit(X, y)
+    tsvm = METHODS["TSVM"]().fit(X, y)
     assert _unlabeled_accuracy(tsvm.transduction_, y, y_true) > baseline  # the set is fair
-    mfa = MFAClassifier().fit(X, y)
+    mfa = METHODS["MFA"]().fit(X, y)
     assert _unlabeled_accuracy(mfa.transduction_, y, y_true) >= baseline

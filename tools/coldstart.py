@@ -49,7 +49,9 @@ DATA = {
     "classification_reducible": "X, y = make_blob_mixture(12000, 10, random_state=0)",
     "classification_small": "X, y = make_blob_mixture(300, 5, random_state=0)",
     "text": "X, y = make_sparse_text(2000, 1000, nnz_per_row=20, random_state=0)",
-    "semi": ("X, y = make_g241c(1000, 20, random_state=0)\ny = (y > 0).astype(int)\ny[40:] = -1"),
+    "semi": (
+        "X, y = make_g241c(1000, 20, random_state=0)\ny = (y > 0).astype(int) + 1\ny[40:] = -1"
+    ),
     "regression": "X, y = make_noisy_sinc(300, random_state=0)",
     "lad": "X, y = make_lad_set_a(5000, 10, random_state=0)",
 }

@@ -61,7 +61,7 @@ def _text(n):
 
 def _semi(n):
     X, y = _blobs(n)
-    y = y.copy()
+    y = y + 1  # classes 1/2: -1 marks the unlabeled rows unambiguously
     y[100:] = -1
     return X, y
 

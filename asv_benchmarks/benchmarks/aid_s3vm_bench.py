@@ -36,7 +36,9 @@ class AIDS3VMBenchmark(Predictor, Estimator, Benchmark):
         # AID1 only: AID5's later MIQPs have many more binaries and hit any sensible limit
         # (measured: 4 of 5 solves at 60 s each at n = 300, m = 20).
         (balance,) = params
-        return AIDS3VMClassifier(balance=balance, time_limit_per_solve=60, random_state=0)
+        return AIDS3VMClassifier(
+            unlabeled_value=-1, balance=balance, time_limit_per_solve=60, random_state=0
+        )
 
     def warm_up(self, params):
         # No Numba code to compile; a warm-up fit would only double the setup time.

@@ -81,10 +81,10 @@ class SemiSupervisedTextSuite(Benchmark):
     def make(self):
         n = self.X.shape[0]
         return {
-            "tsvm_s1": lambda: TSVMClassifier(alpha=LAMBDA, max_switch=1),
-            "tsvm_s10": lambda: TSVMClassifier(alpha=LAMBDA, max_switch=10),
-            "tsvm_smax": lambda: TSVMClassifier(alpha=LAMBDA, max_switch=n),
-            "mfa": lambda: MFAClassifier(alpha=LAMBDA),
+            "tsvm_s1": lambda: TSVMClassifier(alpha=LAMBDA, max_switch=1, unlabeled_value=-1),
+            "tsvm_s10": lambda: TSVMClassifier(alpha=LAMBDA, max_switch=10, unlabeled_value=-1),
+            "tsvm_smax": lambda: TSVMClassifier(alpha=LAMBDA, max_switch=n, unlabeled_value=-1),
+            "mfa": lambda: MFAClassifier(alpha=LAMBDA, unlabeled_value=-1),
         }[self.method]()
 
     def time_fit(self, method):

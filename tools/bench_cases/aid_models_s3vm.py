@@ -110,7 +110,12 @@ def _fit_aid(X, y_semi, c=1.0, **params):
         # Time-limited MIQP solves warn; the proven MIP gaps are reported instead.
         warnings.simplefilter("ignore")
         return AIDS3VMClassifier(
-            M_l=M_L * c, M_u=M_U * c, time_limit_per_solve=SOLVE_LIMIT, random_state=0, **params
+            M_l=M_L * c,
+            M_u=M_U * c,
+            unlabeled_value=-1,
+            time_limit_per_solve=SOLVE_LIMIT,
+            random_state=0,
+            **params,
         ).fit(X, y_semi)
 
 
@@ -176,7 +181,7 @@ def _baselines(X, y_semi, y, balance):
         return out
     for name, cls in (("TSVM", TSVMClassifier), ("MFA", MFAClassifier)):
         start = time.perf_counter()
-        est = cls().fit(X, y_semi)
+        est = cls(unlabeled_value=-1).fit(X, y_semi)
         out[name] = (time.perf_counter() - start, _rate(est.decision_function(X), y, unl), {})
     return out
 
@@ -255,7 +260,9 @@ def _select_fits(X, y_semi, grid):
     for c in SCALES:
         svc = SVC(kernel="linear", C=M_L * c).fit(X[lab], y_semi[lab])
         fits["SVC"][c] = svc.decision_function(X)
-        fits["TSVM"][c] = TSVMClassifier(alpha=c).fit(X, y_semi).decision_function(X)
+        fits["TSVM"][c] = (
+            TSVMClassifier(alpha=c, unlabeled_value=-1).fit(X, y_semi).decision_function(X)
+        )
     for param in grid:
         fits["AID1"][param] = _chosen(X, y_semi, "AID1", param)
     return fits
@@ -274,7 +281,7 @@ def _chosen(X, y_semi, method, param):
     if method == "SVC":
         return SVC(kernel="linear", C=M_L * param).fit(X[lab], y_semi[lab]).decision_function(X)
     if method == "TSVM":
-        return TSVMClassifier(alpha=param).fit(X, y_semi).decision_function(X)
+        return TSVMClassifier(alpha=param, unlabeled_value=-1).fit(X, y_semi).decision_function(X)
     c, r0, balance = param
     est = _fit_aid(X, y_semi, c, initial_aggregation_rate=r0, balance=balance)
     return est.decision_function(X)

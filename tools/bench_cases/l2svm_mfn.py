@@ -47,8 +47,8 @@ def _warm_up(X, y, semi_supervised):
     part = np.r_[np.flatnonzero(y != -1)[:100], np.flatnonzero(y == -1)[:200]]
     Xs, ys = X[part], y[part]
     MFNClassifier(alpha=LAMBDA, n_jobs=1).fit(Xs[ys != -1], ys[ys != -1])
-    TSVMClassifier(alpha=LAMBDA, n_jobs=1).fit(Xs, ys)
-    MFAClassifier(alpha=LAMBDA, n_jobs=1).fit(Xs, ys)
+    TSVMClassifier(alpha=LAMBDA, n_jobs=1, unlabeled_value=-1).fit(Xs, ys)
+    MFAClassifier(alpha=LAMBDA, n_jobs=1, unlabeled_value=-1).fit(Xs, ys)
 
 
 def _objective(clf, X, ys):
@@ -155,7 +155,7 @@ def tsvm_mfa(size):
     start = time.perf_counter()
     with _capped_tsvm(cap, progress):
         try:
-            one = TSVMClassifier(alpha=LAMBDA, max_switch=1, n_jobs=1).fit(X, y)
+            one = TSVMClassifier(alpha=LAMBDA, max_switch=1, n_jobs=1, unlabeled_value=-1).fit(X, y)
             err1, note = error(one.transduction_), ""
         except _Budget:
             err1 = error((progress["labels"] > 0).astype(int))
@@ -163,9 +163,15 @@ def tsvm_mfa(size):
     t1 = time.perf_counter() - start
     rows = []
     for label, make in (
-        ("TSVM S=10", lambda: TSVMClassifier(alpha=LAMBDA, max_switch=10, n_jobs=1)),
-        ("TSVM S=max", lambda: TSVMClassifier(alpha=LAMBDA, max_switch=n, n_jobs=1)),
-        ("MFA", lambda: MFAClassifier(alpha=LAMBDA, n_jobs=1)),
+        (
+            "TSVM S=10",
+            lambda: TSVMClassifier(alpha=LAMBDA, max_switch=10, n_jobs=1, unlabeled_value=-1),
+        ),
+        (
+            "TSVM S=max",
+            lambda: TSVMClassifier(alpha=LAMBDA, max_switch=n, n_jobs=1, unlabeled_value=-1),
+        ),
+        ("MFA", lambda: MFAClassifier(alpha=LAMBDA, n_jobs=1, unlabeled_value=-1)),
     ):
         t, clf = _timed(lambda make=make: make().fit(X, y))
         rows.append(
@@ -209,8 +215,11 @@ def learning_curve(size):
         )
         err_mfn = float((mfn.predict(X[unl]) != y_true[unl]).mean())
         for label, make in (
-            ("TSVM S=max", lambda: TSVMClassifier(alpha=LAMBDA, max_switch=n, n_jobs=1)),
-            ("MFA", lambda: MFAClassifier(alpha=LAMBDA, n_jobs=1)),
+            (
+                "TSVM S=max",
+                lambda: TSVMClassifier(alpha=LAMBDA, max_switch=n, n_jobs=1, unlabeled_value=-1),
+            ),
+            ("MFA", lambda: MFAClassifier(alpha=LAMBDA, n_jobs=1, unlabeled_value=-1)),
         ):
             t, clf = _timed(lambda make=make, X=X, y=y: make().fit(X, y))
             err = float((clf.transduction_[unl] != y_true[unl]).mean())

@@ -31,6 +31,7 @@ import re
 import subprocess
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -189,7 +190,8 @@ def _warm_up(make, split):
 
 
 def _semi_rows(method, size):
-    make = {"tsvm": TSVMClassifier, "mfa": MFAClassifier}[method]
+    cls = {"tsvm": TSVMClassifier, "mfa": MFAClassifier}[method]
+    make = partial(cls, unlabeled_value=-1)  # the suite's classes are 0/1, -1 unlabeled
     algo = {"tsvm": 2, "mfa": 3}[method]
     rows = []
     for split in semi_supervised_suite(size):
@@ -197,7 +199,7 @@ def _semi_rows(method, size):
         ours_t, ours = timed_fit(make, split.X, split.y, warm_rows=0)
         w = _coef(ours)
         err = _transductive_error(_outputs(w, split.X), split)
-        name = f"{make.__name__}()"
+        name = f"{cls.__name__}()"
         lab = split.y != -1
         lam, lam_u, r = ours.alpha, ours.alpha_unlabeled, ours.positive_fraction_
         if "SVMLIN_BIN" in os.environ:

@@ -32,7 +32,9 @@ def aid_s3vm(data, size):
     def fit():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a time-limited MIQP solve warns; the gap shows it
-            return AIDS3VMClassifier(time_limit_per_solve=10, random_state=0).fit(X, y_semi)
+            return AIDS3VMClassifier(
+                unlabeled_value=-1, time_limit_per_solve=10, random_state=0
+            ).fit(X, y_semi)
 
     # one timed fit (no warm-up call): no Numba code to compile, and a MIQP costs seconds
     start = time.perf_counter()

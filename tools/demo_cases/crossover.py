@@ -123,7 +123,7 @@ SWEEPS = [
     ),
     Sweep(
         "TSVMClassifier()",
-        TSVMClassifier,
+        lambda: TSVMClassifier(unlabeled_value=-1),  # classes 0/1, -1 unlabeled
         "SelfTraining(LogReg)",
         lambda: SelfTrainingClassifier(LogisticRegression()),
         {"quick": [1_000, 3_000, 9_000], "full": [3_000, 10_000, 30_000]},

@@ -69,7 +69,7 @@ def semi_supervised(data, size):
     )
     base_acc = base.score(split.X_test, split.y_test)
     rows = []
-    for estimator in (TSVMClassifier(), MFAClassifier()):
+    for estimator in (TSVMClassifier(unlabeled_value=-1), MFAClassifier(unlabeled_value=-1)):
         ours_t, ours = measure(lambda estimator=estimator: estimator.fit(X, y_semi), repeat=1)
         keep_fit(split, type(ours).__name__, ours)
         acc = f"{ours.score(split.X_test, split.y_test):.3f} / {base_acc:.3f}"
@@ -95,7 +95,9 @@ def figures(data, size, report_dir):
     mfa = fitted(
         split,
         "MFAClassifier",
-        lambda: MFAClassifier().fit(split.X_train, hide_labels(split.y_train, 50)),
+        lambda: MFAClassifier(unlabeled_value=-1).fit(
+            split.X_train, hide_labels(split.y_train, 50)
+        ),
     )
     T = np.array([rec["T"] for rec in mfa.history_])
     objective = np.array([rec["objective"] for rec in mfa.history_])

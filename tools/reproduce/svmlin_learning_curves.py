@@ -37,8 +37,8 @@ SIZES = {
 }
 METHODS = {
     "SVM": lambda: MFNClassifier(alpha=LAMBDA),
-    "TSVM": lambda: TSVMClassifier(alpha=LAMBDA, max_switch=10**9),
-    "MFA": lambda: MFAClassifier(alpha=LAMBDA),
+    "TSVM": lambda: TSVMClassifier(alpha=LAMBDA, max_switch=10**9, unlabeled_value=-1),
+    "MFA": lambda: MFAClassifier(alpha=LAMBDA, unlabeled_value=-1),
 }
 
 

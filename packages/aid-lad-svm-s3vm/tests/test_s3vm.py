@@ -36,7 +36,13 @@ def _global_optimum(X, ys, M_l, M_u, balance):
 
 def _fit_to_the_end(X, y, seed, balance):
     clf = AIDS3VMClassifier(
-        M_l=1.0, M_u=0.5, balance=balance, max_iter=50, min_initial_clusters=2, random_state=seed
+        unlabeled_value=-1,
+        M_l=1.0,
+        M_u=0.5,
+        balance=balance,
+        max_iter=50,
+        min_initial_clusters=2,
+        random_state=seed,
     )
     with warnings.catch_warnings():
         warnings.simplefilter("error", SolverLimitWarning)
@@ -74,7 +80,9 @@ def test_prop5_is_not_sufficient_counterexample():
 @pytest.mark.parametrize("balance", [None, "constraint", "cost"])
 def test_fitted_attributes_are_consistent(balance):
     X, y, ys = _tiny(4, n_l=10, n_u=40)
-    clf = AIDS3VMClassifier(balance=balance, max_iter=3, random_state=0).fit(X, y)
+    clf = AIDS3VMClassifier(unlabeled_value=-1, balance=balance, max_iter=3, random_state=0).fit(
+        X, y
+    )
     w, b = clf.coef_[0], clf.intercept_[0]
     n_neg, n_pos = np.sum(ys < 0), np.sum(ys > 0)
     c_neg = c_pos = clf.M_l
@@ -100,7 +108,7 @@ def test_fitted_attributes_are_consistent(balance):
 
 def test_lower_bound_is_the_labeled_only_svm():
     X, y, ys = _tiny(5, n_l=10, n_u=30)
-    clf = AIDS3VMClassifier(balance=None, random_state=0).fit(X, y)
+    clf = AIDS3VMClassifier(unlabeled_value=-1, balance=None, random_state=0).fit(X, y)
     lab = ys != 0
     svc = SVC(kernel="linear", C=clf.M_l, tol=1e-10).fit(X[lab], ys[lab])
     w, b = svc.coef_[0], svc.intercept_[0]
@@ -116,11 +124,11 @@ def test_unaggregated_labeled_samples_keep_the_aggregated_problem_above_the_boun
     X, y, ys = _tiny(8, n_l=60, n_u=30)
     n_l = int(np.sum(ys != 0))
     kw = dict(balance=None, min_initial_clusters=3, random_state=0)
-    own = AIDS3VMClassifier(aggregate_labeled=False, **kw).fit(X, y)
+    own = AIDS3VMClassifier(unlabeled_value=-1, aggregate_labeled=False, **kw).fit(X, y)
     first = own.history_[0]
     assert first["n_clusters"] == n_l + 3
     assert first["F"] >= own.lower_bound_ * (1 - 1e-7)
-    paper = AIDS3VMClassifier(**kw).fit(X, y)
+    paper = AIDS3VMClassifier(unlabeled_value=-1, **kw).fit(X, y)
     assert paper.history_[0]["n_clusters"] == 3 + 3 + 3
     assert paper.history_[0]["F"] < paper.lower_bound_
     assert own.lower_bound_ == pytest.approx(paper.lower_bound_, rel=1e-12)
@@ -141,8 +149,8 @@ def test_fully_labeled_data_gives_the_supervised_svm_optimum():
 
 def test_reproducible_with_random_state():
     X, y, _ = _tiny(7, n_l=10, n_u=40)
-    a = AIDS3VMClassifier(random_state=3).fit(X, y)
-    b = AIDS3VMClassifier(random_state=3).fit(X, y)
+    a = AIDS3VMClassifier(unlabeled_value=-1, random_state=3).fit(X, y)
+    b = AIDS3VMClassifier(unlabeled_value=-1, random_state=3).fit(X, y)
     assert np.array_equal(a.coef_, b.coef_) and np.array_equal(a.intercept_, b.intercept_)
 
 
@@ -150,13 +158,17 @@ def test_callback_sees_aid1_inside_aid5_and_can_stop():
     # The benchmark reads AID1 from an AID5 run's first iteration: it must be the same fit.
     X, y, _ = _tiny(7, n_l=10, n_u=40)
     records = []
-    aid5 = AIDS3VMClassifier(max_iter=5, random_state=3, callback=records.append).fit(X, y)
-    aid1 = AIDS3VMClassifier(max_iter=1, random_state=3).fit(X, y)
+    aid5 = AIDS3VMClassifier(
+        unlabeled_value=-1, max_iter=5, random_state=3, callback=records.append
+    ).fit(X, y)
+    aid1 = AIDS3VMClassifier(unlabeled_value=-1, max_iter=1, random_state=3).fit(X, y)
     assert records and records[0]["t"] == 0
     first = records[0]["solution"].params
     assert np.array_equal(first["w"], aid1.coef_[0]) and first["b"] == aid1.intercept_[0]
     assert records[0]["E"] == aid1.objective_ and len(records) <= aid5.n_iter_
-    stopped = AIDS3VMClassifier(max_iter=5, random_state=3, callback=lambda rec: True)
+    stopped = AIDS3VMClassifier(
+        unlabeled_value=-1, max_iter=5, random_state=3, callback=lambda rec: True
+    )
     stopped.fit(X, y)
     assert stopped.n_iter_ == 1 and stopped.stop_reason_ in ("callback", "optimal")
     with pytest.raises(ValueError, match="callback"):
@@ -182,7 +194,11 @@ def test_time_limit_per_solve_returns_best_solution_with_gap_and_warning():
     # (150 binaries), so every solve stops on its time limit, however fast the machine.
     X, y = _hard_instance()
     clf = AIDS3VMClassifier(
-        max_iter=2, min_initial_clusters=150, time_limit_per_solve=1e-9, random_state=0
+        unlabeled_value=-1,
+        max_iter=2,
+        min_initial_clusters=150,
+        time_limit_per_solve=1e-9,
+        random_state=0,
     )
     with pytest.warns(SolverLimitWarning, match=r"2 of 2 aggregated solves were not proven"):
         clf.fit(X, y)
@@ -203,7 +219,9 @@ def test_total_time_limit_stops_the_loop(monkeypatch):
     """
     monkeypatch.setattr("aid_models._s3vm._clock", ticking_clock())
     X, y = _hard_instance()
-    clf = AIDS3VMClassifier(max_iter=50, min_initial_clusters=150, time_limit=4.5, random_state=0)
+    clf = AIDS3VMClassifier(
+        unlabeled_value=-1, max_iter=50, min_initial_clusters=150, time_limit=4.5, random_state=0
+    )
     with pytest.warns(SolverLimitWarning, match="stopped on its time limit"):
         clf.fit(X, y)
     assert clf.stop_reason_ == "time_limit"
@@ -218,7 +236,9 @@ def test_total_time_limit_on_the_real_clock_stops_after_one_iteration():
     # 1e-9 s has passed before the first solve on any machine: SCIP gets its 1 ms floor and
     # the loop stops after its first iteration with that solve's solution.
     X, y = _hard_instance()
-    clf = AIDS3VMClassifier(max_iter=50, min_initial_clusters=150, time_limit=1e-9, random_state=0)
+    clf = AIDS3VMClassifier(
+        unlabeled_value=-1, max_iter=50, min_initial_clusters=150, time_limit=1e-9, random_state=0
+    )
     with pytest.warns(SolverLimitWarning, match="stopped on its time limit"):
         clf.fit(X, y)
     assert clf.stop_reason_ == "time_limit" and clf.n_iter_ == 1

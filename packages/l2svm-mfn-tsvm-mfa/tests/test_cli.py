@@ -6,6 +6,7 @@ import scipy.sparse as sp
 
 from l2svm_mfn import MFNClassifier, TSVMClassifier
 from l2svm_mfn._cli import main, read_examples
+from svmcore.validation import from_svmlin_labels
 
 
 def _write_problem(tmp_path, n=120, d=6, n_labeled=None, seed=0):
@@ -88,10 +89,15 @@ def test_train_tsvm_and_mfa(tmp_path, capsys):
     )
     assert capsys.readouterr().out == ""
     w = np.loadtxt(tmp_path / "train.ex.weights")
-    y_sk = np.where(labels == 0, -1, (labels > 0).astype(int))
+    # the CLI fits SVMlin's labels as given (unlabeled_value=0); the converted ones agree
     ref = TSVMClassifier(
-        alpha=0.01, alpha_unlabeled=0.5, max_switch=5, positive_fraction=0.4, anneal_factor=1.5
-    ).fit(X, y_sk)
+        alpha=0.01,
+        alpha_unlabeled=0.5,
+        max_switch=5,
+        positive_fraction=0.4,
+        anneal_factor=1.5,
+        unlabeled_value=-1,
+    ).fit(X, from_svmlin_labels(labels))
     np.testing.assert_allclose(w, np.r_[ref.coef_.ravel(), ref.intercept_], rtol=1e-10)
     assert main(["-A", "3", "-W", "0.01", "--output-dir", out, ex, lab]) == 0
     assert "objective =" in capsys.readouterr().out

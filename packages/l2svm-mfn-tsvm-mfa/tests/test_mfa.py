@@ -104,13 +104,13 @@ def test_returned_w_has_minimum_recorded_objective():
 
 def test_stopping_rules_and_caps():
     X, y, _ = two_clusters(2, n=150)
-    clf = MFAClassifier(max_outer=2, max_inner=3).fit(X, y)
+    clf = MFAClassifier(unlabeled_value=-1, max_outer=2, max_inner=3).fit(X, y)
     outers = {rec["outer"] for rec in clf.history_}
     assert outers <= {1, 2}
     assert all(rec["inner"] <= 3 for rec in clf.history_)
     temps = sorted({rec["T"] for rec in clf.history_}, reverse=True)
     np.testing.assert_allclose(temps, [10.0, 10.0 / 1.5][: len(temps)])
-    none = MFAClassifier(max_outer=0).fit(X, y)
+    none = MFAClassifier(unlabeled_value=-1, max_outer=0).fit(X, y)
     assert none.n_iter_ == 0 and none.history_ == []
 
 
@@ -127,7 +127,7 @@ def test_entropy_and_divergence_in_bits_as_svmlin():
 
 def test_inner_loop_stops_at_the_first_kl_below_u_epsilon():
     X, y, _ = two_clusters(3, n=200)
-    clf = MFAClassifier().fit(X, y)
+    clf = MFAClassifier(unlabeled_value=-1).fit(X, y)
     u, eps = int((y == -1).sum()), clf.anneal_tol
     for outer in {rec["outer"] for rec in clf.history_}:
         kls = [rec["kl"] for rec in clf.history_ if rec["outer"] == outer]
@@ -141,7 +141,7 @@ def test_better_than_supervised_on_two_clusters():
         X, y, y_true = two_clusters(seed)
         unl = y == -1
         mfn = MFNClassifier(alpha=1e-3).fit(X[~unl], y[~unl])
-        mfa = MFAClassifier().fit(X, y)
+        mfa = MFAClassifier(unlabeled_value=-1).fit(X, y)
         errors.append(
             [
                 (mfn.predict(X[unl]) != y_true[unl]).mean(),
@@ -154,8 +154,8 @@ def test_better_than_supervised_on_two_clusters():
 
 def test_sparse_equals_dense_and_beliefs():
     X, y, _ = two_clusters(3, n=150, d=3)
-    a = MFAClassifier(max_outer=5).fit(X, y)
-    b = MFAClassifier(max_outer=5).fit(sp.csr_matrix(X), y)
+    a = MFAClassifier(unlabeled_value=-1, max_outer=5).fit(X, y)
+    b = MFAClassifier(unlabeled_value=-1, max_outer=5).fit(sp.csr_matrix(X), y)
     np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-7, atol=1e-9)
     assert a.beliefs_.shape == ((y == -1).sum(),)
     assert abs(a.beliefs_.mean() - a.positive_fraction_) <= 1e-10
@@ -167,7 +167,7 @@ def test_bad_input():
         MFAClassifier(temperature=0.0).fit(X, y)
     with pytest.raises(ValueError, match="temperature_factor"):
         MFAClassifier(temperature_factor=0.5).fit(X, y)
-    with pytest.raises(ValueError, match="2 classes"):
+    with pytest.raises(ValueError, match="both classes"):
         MFAClassifier().fit(X, np.where(y == -1, -1, 7))  # one labeled class
     with pytest.raises(ValueError, match="Only binary"):
         MFAClassifier().fit(X, np.where(y == -1, -1, np.arange(60) % 3))

@@ -14,7 +14,7 @@ from l2svm_mfn._tsvm import switch_labels
 
 def test_objective_strictly_decreases_at_every_switch_pass():
     X, y, _ = two_clusters(0, n=300, gap=0.8)
-    clf = TSVMClassifier(max_switch=3).fit(X, y)
+    clf = TSVMClassifier(unlabeled_value=-1, max_switch=3).fit(X, y)
     passes = [rec for rec in clf.history_ if rec["switched"] > 0]
     assert len(passes) >= 3
     for rec in passes:
@@ -27,7 +27,7 @@ def test_objective_strictly_decreases_at_every_switch_pass():
 @pytest.mark.parametrize("r", [None, 0.33])
 def test_balance_constraint_holds_at_the_end(r):
     X, y, _ = two_clusters(1, n=300)
-    clf = TSVMClassifier(max_switch=10, positive_fraction=r).fit(X, y)
+    clf = TSVMClassifier(unlabeled_value=-1, max_switch=10, positive_fraction=r).fit(X, y)
     unl = y == -1
     expected_r = r if r is not None else (y[~unl] == 1).mean()
     assert clf.positive_fraction_ == expected_r
@@ -38,8 +38,8 @@ def test_balance_constraint_holds_at_the_end(r):
 
 def test_single_and_max_switching_reach_close_objectives():
     X, y, _ = two_clusters(2, n=300)
-    one = TSVMClassifier(max_switch=1).fit(X, y)
-    many = TSVMClassifier(max_switch=10**6).fit(X, y)
+    one = TSVMClassifier(unlabeled_value=-1, max_switch=1).fit(X, y)
+    many = TSVMClassifier(unlabeled_value=-1, max_switch=10**6).fit(X, y)
     assert abs(one.objective_ - many.objective_) <= 0.01 * min(one.objective_, many.objective_)
     assert many.n_iter_ <= one.n_iter_
 
@@ -50,7 +50,7 @@ def test_better_than_supervised_on_two_clusters():
         X, y, y_true = two_clusters(seed)
         unl = y == -1
         mfn = MFNClassifier(alpha=1e-3).fit(X[~unl], y[~unl])
-        tsvm = TSVMClassifier(max_switch=1000).fit(X, y)
+        tsvm = TSVMClassifier(unlabeled_value=-1, max_switch=1000).fit(X, y)
         errors.append(
             [
                 (mfn.predict(X[unl]) != y_true[unl]).mean(),
@@ -63,15 +63,15 @@ def test_better_than_supervised_on_two_clusters():
 
 def test_sparse_equals_dense():
     X, y, _ = two_clusters(3, n=200, d=4)
-    a = TSVMClassifier(max_switch=5).fit(X, y)
-    b = TSVMClassifier(max_switch=5).fit(sp.csr_matrix(X), y)
+    a = TSVMClassifier(unlabeled_value=-1, max_switch=5).fit(X, y)
+    b = TSVMClassifier(unlabeled_value=-1, max_switch=5).fit(sp.csr_matrix(X), y)
     np.testing.assert_array_equal(a.transduction_, b.transduction_)
     np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-8, atol=1e-10)
 
 
 def test_annealing_reaches_final_lambda():
     X, y, _ = two_clusters(4, n=200)
-    clf = TSVMClassifier(alpha_unlabeled=0.7, anneal_factor=1.5).fit(X, y)
+    clf = TSVMClassifier(unlabeled_value=-1, alpha_unlabeled=0.7, anneal_factor=1.5).fit(X, y)
     lams = [rec["lam_u"] for rec in clf.history_]
     assert lams[0] == 1e-5 and lams[-1] == 0.7
     assert all(b >= a for a, b in zip(lams, lams[1:], strict=False))
@@ -128,7 +128,7 @@ def test_defaults_are_svmlin_multiple_switching_and_rate():
     # SVMlin v1.0's -S 10000 and annealing rate 1.5: one switch pass may move many pairs,
     # and lambda' runs 1e-5, 1.5e-5, ... up to alpha_unlabeled (the last value capped).
     X, y, _ = two_clusters(3, n=400, gap=0.5)
-    clf = TSVMClassifier().fit(X, y)
+    clf = TSVMClassifier(unlabeled_value=-1).fit(X, y)
     assert max(rec["switched"] for rec in clf.history_) > 1
     rounds = sorted({rec["lam_u"] for rec in clf.history_})
     k = np.arange(len(rounds) - 1)
@@ -142,7 +142,7 @@ def test_semi_supervised_fit_is_invariant_to_a_huge_feature_scale(make):
     # issue 19: at X * 1e150 CGLS overflowed and TSVM returned a chance-level model
     rng = np.random.default_rng(0)
     X = rng.normal(size=(300, 5))
-    y_true = (X[:, 0] > 0).astype(int)
+    y_true = (X[:, 0] > 0).astype(int) + 1  # classes 1 and 2: -1 is unambiguous
     y = np.full(300, -1)
     y[:20] = y_true[:20]
     ordinary = make().fit(X, y)
@@ -167,7 +167,7 @@ def test_time_limit_stops_the_fit_with_a_warning_and_keeps_a_model(make, monkeyp
     # issue 19: every estimator with iterations honours a wall-clock time_limit
     rng = np.random.default_rng(4)
     X = rng.normal(size=(400, 6))
-    y_true = (X[:, 0] + 0.3 * X[:, 1] > 0).astype(int)
+    y_true = (X[:, 0] + 0.3 * X[:, 1] > 0).astype(int) + 1  # classes 1, 2; -1 unlabeled
     y = y_true if make is MFNClassifier else np.where(np.arange(400) < 30, y_true, -1)
     full = make().fit(X, y)
     assert full.converged_

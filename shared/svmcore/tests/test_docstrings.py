@@ -20,6 +20,7 @@ MODULES = [
     "svmcore.datasets",
     "svmcore.kernels",
     "svmcore.linalg",
+    "svmcore.model_selection",
     "svmcore.numba_config",
     "svmcore.solvers",
     "svmcore.validation",

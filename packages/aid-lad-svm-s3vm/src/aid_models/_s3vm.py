@@ -11,12 +11,11 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 from aid_core import as_data_source
 from aid_core import run_aid as _run_aid
+from svmcore.model_selection import SemiSupervisedScoreMixin
 from svmcore.solvers import SolverLimitWarning
 from svmcore.validation import (
-    UNLABELED,
     Interval,
     StrOptions,
-    check_classification_targets,
     check_is_fitted,
     check_magnitude,
     check_seed,
@@ -36,16 +35,23 @@ __all__ = ["AIDS3VMClassifier"]
 _clock = time.perf_counter
 
 
-class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
+class AIDS3VMClassifier(SemiSupervisedScoreMixin, ClassifierMixin, BaseEstimator):
     """Semi-supervised linear SVM (S3VM) by Aggregate and Iterative Disaggregate.
 
     Solves the transductive S3VM (12) of Park & Klabjan (2016, sec. 3.3): a hyperplane
-    and labels for the unlabeled samples (``y == -1``) minimizing the hinge losses of both.
+    and labels for the unlabeled samples (``y == -1`` by default) minimizing the hinge
+    losses of both.
     The samples are clustered (labeled positive, labeled negative and unlabeled apart),
     the aggregated problem (15) is solved to proven optimality as a mixed-integer convex
     QP by SCIP, and violating clusters are split (Steps 2-3) until the condition of
     Prop 5 holds or ``max_iter`` aggregated problems have been solved. ``max_iter=1``
     is the paper's AID1, ``max_iter=5`` its AID5.
+
+    Labels follow scikit-learn (``sklearn.semi_supervised``): ``-1`` marks an unlabeled
+    sample. A ``y`` of exactly {-1, 0, 1} raises unless ``unlabeled_value`` states the
+    convention (0: SVMlin's, classes -1/+1). ``score`` counts labeled rows only, unlike
+    ``ClassifierMixin.score``; cross-validate with
+    :class:`svmcore.model_selection.SemiSupervisedKFold`.
 
     Parameters
     ----------
@@ -53,6 +59,11 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         Penalty of the labeled hinge losses (the paper's fixed setting is 5).
     M_u : float, default=1.0
         Penalty of the unlabeled hinge losses (the paper's fixed setting is 1).
+    unlabeled_value : int or None, default=None
+        The value of ``y`` that marks an unlabeled sample. None is scikit-learn's -1
+        but refuses a ``y`` of exactly {-1, 0, 1}, which SVMlin's convention reads as
+        classes -1 and +1 with 0 unlabeled: pass -1 to state scikit-learn's reading, 0
+        for SVMlin's (``classes_`` is then ``[-1, 1]``).
     balance : {"constraint", "cost"} or None, default="constraint"
         Sec. 4.3's technique for unbalanced data: ``"constraint"`` forces the mean
         unlabeled score to the mean labeled label, ``"cost"`` raises the minority class's
@@ -170,16 +181,19 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
     >>> from aid_models import AIDS3VMClassifier
     >>> rng = np.random.default_rng(0)
     >>> X = np.r_[rng.normal(-2, 1, (30, 2)), rng.normal(2, 1, (30, 2))]
-    >>> y = np.full(60, -1)
-    >>> y[[0, 1, 30, 31]] = [0, 0, 1, 1]
-    >>> clf = AIDS3VMClassifier(random_state=0).fit(X, y)
+    >>> y = np.full(60, -1)  # -1: unlabeled
+    >>> y[[0, 1, 30, 31]] = [0, 0, 1, 1]  # y is {-1, 0, 1}: state the convention
+    >>> clf = AIDS3VMClassifier(unlabeled_value=-1, random_state=0).fit(X, y)
     >>> float(np.mean(clf.transduction_ == np.repeat([0, 1], 30)))
+    1.0
+    >>> clf.score(X, y)  # the four labeled rows only
     1.0
     """
 
     _parameter_constraints: dict = {
         "M_l": [Interval(Real, 0.0, None, closed="neither")],
         "M_u": [Interval(Real, 0.0, None, closed="neither")],
+        "unlabeled_value": [None, Integral],
         "balance": [None, StrOptions({"constraint", "cost"})],
         "initial_aggregation_rate": [Interval(Real, 0.0, 1.0, closed="right")],
         "min_initial_clusters": [Interval(Integral, 1, None, closed="left")],
@@ -198,6 +212,7 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         *,
         M_l=5.0,
         M_u=1.0,
+        unlabeled_value=None,
         balance="constraint",
         initial_aggregation_rate=0.01,
         min_initial_clusters=10,
@@ -212,6 +227,7 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
     ):
         self.M_l = M_l
         self.M_u = M_u
+        self.unlabeled_value = unlabeled_value
         self.balance = balance
         self.initial_aggregation_rate = initial_aggregation_rate
         self.min_initial_clusters = min_initial_clusters
@@ -233,7 +249,8 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         X : array-like of shape (n_samples, n_features)
             Training data, labeled and unlabeled.
         y : array-like of shape (n_samples,)
-            Two class labels; ``-1`` marks an unlabeled sample. At least one labeled
+            Two class labels; ``unlabeled_value`` (-1 unless stated; a y of exactly
+            {-1, 0, 1} needs it) marks an unlabeled sample. At least one labeled
             sample of each class is required. Without unlabeled samples the problem is
             the supervised SVM (7) (and ``balance="constraint"`` has nothing to act on).
 
@@ -244,19 +261,9 @@ class AIDS3VMClassifier(ClassifierMixin, BaseEstimator):
         """
         X, y = validate_data(self, X, y, dtype=[np.float64, np.float32])
         check_magnitude(X, "X", "AIDS3VMClassifier")
-        check_classification_targets(y)
-        labeled_classes = np.unique(y[y != UNLABELED])
-        if labeled_classes.size > 2:
-            raise ValueError(
-                "Only binary classification is supported: y must hold two labels besides "
-                f"the unlabeled marker -1; got {labeled_classes.size} classes."
-            )
-        if labeled_classes.size < 2:
-            raise ValueError(
-                "AIDS3VMClassifier needs labeled samples of both classes (y == -1 marks "
-                f"unlabeled samples); got {labeled_classes.size} class."
-            )
-        classes, y_signed, unlabeled = split_semi_supervised(y, require_unlabeled=False)
+        classes, y_signed, unlabeled = split_semi_supervised(
+            y, unlabeled_value=self.unlabeled_value, require_unlabeled=False
+        )
         self.classes_ = classes
         seed = check_seed(self.random_state)
         clock = _clock

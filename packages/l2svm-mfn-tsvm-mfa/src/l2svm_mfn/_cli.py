@@ -180,15 +180,19 @@ def _train(args, say):
             w, clf.decision_function(X[labeled]), y[labeled], cost[labeled], args.W
         )
     else:
-        # Classes 0 / 1 (+1 is classes_[1]), -1 marks unlabeled: scikit-learn's convention.
-        y_sk = np.where(labeled, (y > 0).astype(int), -1)
-        common = {"alpha": args.W, "alpha_unlabeled": args.U, "positive_fraction": args.R}
+        # SVMlin's convention on its files: classes -1 / +1 (classes_[1]), 0 unlabeled.
+        common = {
+            "alpha": args.W,
+            "alpha_unlabeled": args.U,
+            "positive_fraction": args.R,
+            "unlabeled_value": 0,
+        }
         if args.A == 2:
             # anneal_factor: the estimator's default, SVMlin v1.0's 1.5 (the paper says 2).
             clf = TSVMClassifier(max_switch=args.S, **common)
         else:
             clf = MFAClassifier(**common)
-        clf.fit(X, y_sk, sample_weight=np.where(labeled, cost, 1.0))
+        clf.fit(X, y, sample_weight=np.where(labeled, cost, 1.0))
         w = np.r_[clf.coef_.ravel(), clf.intercept_]
         ys = np.where(y > 0, 1.0, -1.0)
         objective = tsvm_objective(

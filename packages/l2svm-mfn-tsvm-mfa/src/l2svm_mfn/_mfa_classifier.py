@@ -23,6 +23,12 @@ class MFAClassifier(_SemiSupervisedMixin):
     balance constraint) with a seeded L2-SVM-MFN fit of :math:`w`. Less prone to
     the local minima of :class:`TSVMClassifier`.
 
+    Labels follow scikit-learn (``sklearn.semi_supervised``): ``-1`` marks an unlabeled
+    sample. A ``y`` of exactly {-1, 0, 1} raises unless ``unlabeled_value`` states the
+    convention (0: SVMlin's, classes -1/+1). ``score`` counts labeled rows only, unlike
+    ``ClassifierMixin.score``; cross-validate with
+    :class:`svmcore.model_selection.SemiSupervisedKFold`.
+
     Parameters
     ----------
     alpha : float, default=1e-3
@@ -32,6 +38,11 @@ class MFAClassifier(_SemiSupervisedMixin):
     positive_fraction : float or None, default=None
         :math:`r` in the balance constraint (9); None estimates it from the
         labeled class ratio.
+    unlabeled_value : int or None, default=None
+        The value of ``y`` that marks an unlabeled sample. None is scikit-learn's -1
+        but refuses a ``y`` of exactly {-1, 0, 1}, which SVMlin's convention reads as
+        classes -1 and +1 with 0 unlabeled: pass -1 to state scikit-learn's reading, 0
+        for SVMlin's (``classes_`` is then ``[-1, 1]``).
     temperature : float, default=10.0
         Initial temperature :math:`T_0` (Table 5).
     temperature_factor : float, default=1.5
@@ -136,11 +147,13 @@ class MFAClassifier(_SemiSupervisedMixin):
     >>> from l2svm_mfn import MFAClassifier
     >>> rng = np.random.default_rng(0)
     >>> X = np.r_[rng.normal(-2, 1, (50, 2)), rng.normal(2, 1, (50, 2))]
-    >>> y = np.full(100, -1)
-    >>> y[:3], y[50:53] = 0, 1
-    >>> clf = MFAClassifier().fit(X, y)
+    >>> y = np.full(100, -1)  # -1: unlabeled
+    >>> y[:3], y[50:53] = 0, 1  # y is {-1, 0, 1}: state the convention
+    >>> clf = MFAClassifier(unlabeled_value=-1).fit(X, y)
     >>> float((clf.transduction_ == np.repeat([0, 1], 50)).mean()) > 0.9
     True
+    >>> clf.score(X, y)  # the six labeled rows only
+    1.0
     """
 
     _parameter_constraints: dict = {
@@ -158,6 +171,7 @@ class MFAClassifier(_SemiSupervisedMixin):
         alpha=1e-3,
         alpha_unlabeled=1.0,
         positive_fraction=None,
+        unlabeled_value=None,
         temperature=10.0,
         temperature_factor=1.5,
         anneal_tol=1e-6,
@@ -177,6 +191,7 @@ class MFAClassifier(_SemiSupervisedMixin):
         self.alpha = alpha
         self.alpha_unlabeled = alpha_unlabeled
         self.positive_fraction = positive_fraction
+        self.unlabeled_value = unlabeled_value
         self.temperature = temperature
         self.temperature_factor = temperature_factor
         self.anneal_tol = anneal_tol

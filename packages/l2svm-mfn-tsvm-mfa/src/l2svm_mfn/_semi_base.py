@@ -1,16 +1,16 @@
-"""What TSVMClassifier and MFAClassifier share: input handling for y == -1 (unlabeled),
-the class balance r, the fitted attributes of the transductive fit."""
+"""What TSVMClassifier and MFAClassifier share: input handling for unlabeled samples
+(``y == unlabeled_value``, -1 by default), the class balance r, the fitted attributes of
+the transductive fit, a ``score`` on the labeled samples only."""
 
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 
 from svmcore import numba_threads
+from svmcore.model_selection import SemiSupervisedScoreMixin
 from svmcore.validation import (
-    UNLABELED,
     Interval,
-    check_classification_targets,
     check_sample_weight,
     fit_context,
     split_semi_supervised,
@@ -23,11 +23,12 @@ from ._tsvm import tsvm_objective
 __all__: list[str] = []
 
 
-class _SemiSupervisedMixin(LinearSVMLinMixin):
-    """Validation and bookkeeping shared by TSVM and MFA."""
+class _SemiSupervisedMixin(SemiSupervisedScoreMixin, LinearSVMLinMixin):
+    """Validation, bookkeeping and ``score`` shared by TSVM and MFA."""
 
     _parameter_constraints: dict = {
         **LinearSVMLinMixin._parameter_constraints,
+        "unlabeled_value": [None, Integral],
         "alpha_unlabeled": [Interval(Real, 0.0, None, closed="left")],
         "positive_fraction": [None, Interval(Real, 0.0, 1.0, closed="neither")],
     }
@@ -50,7 +51,8 @@ class _SemiSupervisedMixin(LinearSVMLinMixin):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Labeled and unlabeled samples; CSR is used as is, float32 is kept.
         y : array-like of shape (n_samples,)
-            Two class labels, and -1 for unlabeled samples.
+            Two class labels, and ``unlabeled_value`` (-1 unless stated) for unlabeled
+            samples; a y of exactly {-1, 0, 1} needs ``unlabeled_value``.
         sample_weight : array-like of shape (n_samples,), default=None
             Per-sample cost factors; :math:`l` and :math:`u` in the costs
             :math:`1/l` and :math:`\\lambda'/u` become the total labeled and
@@ -63,19 +65,9 @@ class _SemiSupervisedMixin(LinearSVMLinMixin):
             Fitted estimator.
         """
         X, y = self._validate_Xy(X, y)
-        check_classification_targets(y)
-        labeled_classes = np.unique(y[y != UNLABELED])
-        if labeled_classes.size > 2:
-            raise ValueError(
-                "Only binary classification is supported: y must hold two classes besides "
-                f"the unlabeled marker -1, got {labeled_classes.size}."
-            )
-        if labeled_classes.size < 2:
-            raise ValueError(
-                f"{type(self).__name__} needs labeled samples of 2 classes; got "
-                f"{labeled_classes.size} class (y == -1 marks unlabeled samples)."
-            )
-        classes, y_signed, unlabeled = split_semi_supervised(y, require_unlabeled=False)
+        classes, y_signed, unlabeled = split_semi_supervised(
+            y, unlabeled_value=self.unlabeled_value, require_unlabeled=False
+        )
         weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         if sp.issparse(X):
             X.sum_duplicates()

@@ -24,6 +24,12 @@ class TSVMClassifier(_SemiSupervisedMixin):
     temporary labels are switched (up to ``max_switch`` per pass) while that
     decreases the objective, and the model is retrained with seeding.
 
+    Labels follow scikit-learn (``sklearn.semi_supervised``): ``-1`` marks an unlabeled
+    sample. A ``y`` of exactly {-1, 0, 1} raises unless ``unlabeled_value`` states the
+    convention (0: SVMlin's, classes -1/+1). ``score`` counts labeled rows only, unlike
+    ``ClassifierMixin.score``; cross-validate with
+    :class:`svmcore.model_selection.SemiSupervisedKFold`.
+
     Parameters
     ----------
     alpha : float, default=1e-3
@@ -33,6 +39,11 @@ class TSVMClassifier(_SemiSupervisedMixin):
     positive_fraction : float or None, default=None
         :math:`r`, fraction of unlabeled samples put in ``classes_[1]``; None
         estimates it from the labeled class ratio (SVMlin ``-R``).
+    unlabeled_value : int or None, default=None
+        The value of ``y`` that marks an unlabeled sample. None is scikit-learn's -1
+        but refuses a ``y`` of exactly {-1, 0, 1}, which SVMlin's convention reads as
+        classes -1 and +1 with 0 unlabeled: pass -1 to state scikit-learn's reading, 0
+        for SVMlin's (``classes_`` is then ``[-1, 1]``).
     max_switch : int, default=10000
         :math:`S`, maximum pairs switched per pass: the paper's multiple switching
         (section 3.1.2), default SVMlin v1.0's ``-S 10000``. 1 is Joachims' TSVM
@@ -135,11 +146,13 @@ class TSVMClassifier(_SemiSupervisedMixin):
     >>> from l2svm_mfn import TSVMClassifier
     >>> rng = np.random.default_rng(0)
     >>> X = np.r_[rng.normal(-2, 1, (50, 2)), rng.normal(2, 1, (50, 2))]
-    >>> y = np.full(100, -1)
-    >>> y[:3], y[50:53] = 0, 1
-    >>> clf = TSVMClassifier().fit(X, y)
+    >>> y = np.full(100, -1)  # -1: unlabeled
+    >>> y[:3], y[50:53] = 0, 1  # y is {-1, 0, 1}: state the convention
+    >>> clf = TSVMClassifier(unlabeled_value=-1).fit(X, y)
     >>> float((clf.transduction_ == np.repeat([0, 1], 50)).mean()) > 0.9
     True
+    >>> clf.score(X, y)  # the six labeled rows only
+    1.0
     """
 
     _parameter_constraints: dict = {
@@ -155,6 +168,7 @@ class TSVMClassifier(_SemiSupervisedMixin):
         alpha=1e-3,
         alpha_unlabeled=1.0,
         positive_fraction=None,
+        unlabeled_value=None,
         max_switch=10000,
         anneal_start=1e-5,
         anneal_factor=1.5,
@@ -172,6 +186,7 @@ class TSVMClassifier(_SemiSupervisedMixin):
         self.alpha = alpha
         self.alpha_unlabeled = alpha_unlabeled
         self.positive_fraction = positive_fraction
+        self.unlabeled_value = unlabeled_value
         self.max_switch = max_switch
         self.anneal_start = anneal_start
         self.anneal_factor = anneal_factor

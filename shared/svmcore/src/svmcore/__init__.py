@@ -16,7 +16,11 @@ clustering
 datasets
     The papers' synthetic generators and svmlight/libsvm file I/O.
 validation
-    The one boundary to scikit-learn's validation utilities.
+    The one boundary to scikit-learn's validation utilities, and the semi-supervised
+    label conventions (scikit-learn's -1 and SVMlin's 0 for an unlabeled sample).
+model_selection
+    Cross-validation of semi-supervised estimators: labeled test folds, every unlabeled
+    sample in training, and a ``score`` on the labeled samples only.
 numba_config
     The Numba decorators (``jit``, ``jit_parallel``, ``jit_scalar``) and fast-math flags
     every jitted kernel of the monorepo is compiled with.

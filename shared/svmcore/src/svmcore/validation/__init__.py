@@ -4,7 +4,7 @@ semi-supervised labels."""
 from ._checks import check_float_array, check_indices, check_positive_int, check_real
 from ._magnitude import check_magnitude
 from ._random import check_generator, check_seed
-from ._semi import UNLABELED, split_semi_supervised
+from ._semi import UNLABELED, from_svmlin_labels, split_semi_supervised, unlabeled_mask
 from ._sklearn import (
     Hidden,
     Interval,
@@ -34,6 +34,8 @@ __all__ = [
     "check_sample_weight",
     "check_seed",
     "fit_context",
+    "from_svmlin_labels",
     "split_semi_supervised",
+    "unlabeled_mask",
     "validate_data",
 ]
