@@ -1,7 +1,7 @@
 """What LPSVR and LPSVC share: the hyperparameters and their constraints (one constructor
 for both), the kernel parameters (the paper's ``sigma`` or scikit-learn's ``gamma``), the
-working-set size defaults and checks, and the fit of one LP-SVR on given targets within a
-time budget, which LPSVC runs once per class."""
+working-set size defaults and checks, the fit of one LP-SVR on given targets within a
+time budget, which LPSVC runs once per class, and the fitted attributes it gives."""
 
 import warnings
 from numbers import Integral, Real
@@ -13,6 +13,7 @@ from sklearn.exceptions import ConvergenceWarning
 from svmcore.kernels import resolve_gamma
 from svmcore.validation import Interval, StrOptions, validate_data
 
+from ._samples import ArraySamples
 from ._variable_decomposition import fit_lp_svr
 
 __all__: list[str] = []
@@ -97,10 +98,11 @@ class _LPSVRParams(BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _kernel_params(self, X):
+    def _kernel_params(self, X, gamma=None):
+        """The kernel's parameters; ``gamma``: ``self.gamma`` already resolved on ``X``."""
         if self.sigma is not None:
             gamma = 1.0 / (2.0 * float(self.sigma) ** 2)  # the paper's exp(-|a-b|^2 / 2 sigma^2)
-        else:
+        elif gamma is None:
             gamma = resolve_gamma(self.gamma, X)
         return {
             "kernel": self.kernel,
@@ -123,19 +125,27 @@ class _LPSVRParams(BaseEstimator):
         return B0
 
     def _fit_one(self, X, d, sample_weight, kernel_params, B0, budget):
-        """Fit one LP-SVR on (X, d) within ``budget``; returns the decomposition's FitResult."""
-        keep = sample_weight > 0  # zero-weight samples have no cost and no role
-        Xk, dk = X[keep], d[keep]
+        """Fit one LP-SVR on (X, d) within ``budget``.
+
+        Returns the decomposition's FitResult, the indices of the samples it was fitted
+        on (nonzero weight; zero-weight samples have no cost and no role) and their store.
+        """
+        keep = sample_weight > 0
         cost = 2.0 * float(self.C) * sample_weight[keep]
+        samples = ArraySamples(X[keep], d[keep], cost)
+        return self._fit_samples(samples, kernel_params, B0, budget), np.flatnonzero(keep), samples
+
+    def _fit_samples(self, samples, kernel_params, B0, budget):
+        """Fit one LP-SVR on a sample store (:mod:`lpsvr._samples`); returns the FitResult."""
         res = fit_lp_svr(
-            Xk,
-            dk,
-            cost,
+            samples,
+            None,
+            None,
             epsilon=float(self.epsilon),
             kernel_params=kernel_params,
             decomposition=self.decomposition,
             method=self.method,
-            B0=min(B0, Xk.shape[0]),
+            B0=min(B0, samples.n),
             B_max=self.B_max,
             n_add=self.n_add,
             tau=self.tau,
@@ -154,9 +164,31 @@ class _LPSVRParams(BaseEstimator):
                 "before convergence; the model is feasible (xi reconstructed) but not "
                 "proven optimal.",
                 ConvergenceWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
-        return res, np.flatnonzero(keep)
+        return res
+
+    def _set_fitted(self, X_fit, res, kept, kernel_params):
+        """Fitted attributes of one LP-SVR from its FitResult.
+
+        ``X_fit``: the rows of the samples fitted (indexable by their indices), ``kept``:
+        their indices in the training set (None: the same).
+        """
+        original = (lambda idx: idx) if kept is None else kept.__getitem__
+        nz = np.flatnonzero(res.alpha)
+        self.support_ = original(nz)
+        self.support_vectors_ = X_fit[nz]
+        self.dual_coef_ = res.alpha[nz][None, :]
+        self.intercept_ = np.array([res.b])
+        self.objective_ = res.objective
+        self.kkt_residuals_ = res.kkt
+        self.saturated_support_ = original(res.saturated)
+        self.exact_support_ = original(res.exact)
+        self.history_ = res.history
+        self.block_objectives_ = res.block_objectives
+        self.converged_ = res.converged
+        self.n_iter_ = res.n_iter
+        self._kernel_params_ = kernel_params
 
     # float64 throughout: the LP is solved in double precision, and kernel values
     # computed in float32 would make the KKT check disagree with the LP by round-off.

@@ -13,7 +13,8 @@ from sklearn.exceptions import ConvergenceWarning
 from svmcore.kernels import gram
 
 from ._lp import RowColumnLP, SubLPSolution, solve_svr_lp
-from ._result import _ZERO_DUAL, _outputs, _sample_multipliers
+from ._result import _ZERO_DUAL, _sample_multipliers
+from ._samples import Expansion
 
 __all__ = ["constraint_decomposition"]
 
@@ -106,7 +107,7 @@ def constraint_decomposition(
         else:
             unchanged = 0
         objectives.append(sol.fun)
-        f_B, _ = _outputs(X_B, X_B, sol.alpha, np.zeros(n_B), sol.b, kernel_params, n_jobs)
+        f_B, _ = Expansion(X_B, sol.alpha, np.zeros(n_B), sol.b, kernel_params, n_jobs)(X_B)
         outside = np.abs(d_B - f_B) - epsilon > tol
         outside[S] = False
         if not outside.any():

@@ -31,7 +31,15 @@ import scipy.sparse as sp
 from svmcore.kernels import gram
 from svmcore.solvers import LinearProgram, solve_lp
 
-__all__ = ["RowColumnLP", "SubLPSolution", "WorkingSetLP", "kkt_residuals", "solve_svr_lp"]
+__all__ = [
+    "RowColumnLP",
+    "SubLPSolution",
+    "WorkingSetLP",
+    "combine_kkt",
+    "kkt_parts",
+    "kkt_residuals",
+    "solve_svr_lp",
+]
 
 
 @dataclass
@@ -118,6 +126,15 @@ def kkt_residuals(f, g, d, alpha, mu, nu, cost, epsilon):
         ``dual`` (largest violation of dual feasibility), ``complementarity``
         (largest ``z_i s_i``) and ``objective``.
     """
+    return combine_kkt([kkt_parts(f, g, d, alpha, mu, nu, cost, epsilon)])
+
+
+def kkt_parts(f, g, d, alpha, mu, nu, cost, epsilon):
+    """The maxima and sums of :func:`kkt_residuals` on one block of samples.
+
+    :func:`combine_kkt` joins the parts of the blocks (row chunks of a Dask array); on
+    one block holding every sample the two give :func:`kkt_residuals`.
+    """
     r = d - f
     xi = np.maximum(np.abs(r) - epsilon, 0.0)
     u = epsilon - r + xi  # surplus of row 1
@@ -125,14 +142,12 @@ def kkt_residuals(f, g, d, alpha, mu, nu, cost, epsilon):
     s_plus = 1.0 - g  # dual slack of alpha+
     s_minus = 1.0 + g  # dual slack of alpha-
     s_xi = cost - mu - nu
-    beta_sum = float(np.sum(mu - nu))
     dual = max(
         float(np.max(-s_plus, initial=0.0)),
         float(np.max(-s_minus, initial=0.0)),
         float(np.max(-s_xi, initial=0.0)),
         float(np.max(-mu, initial=0.0)),
         float(np.max(-nu, initial=0.0)),
-        abs(beta_sum),
     )
     a_plus = np.maximum(alpha, 0.0)
     a_minus = np.maximum(-alpha, 0.0)
@@ -144,8 +159,25 @@ def kkt_residuals(f, g, d, alpha, mu, nu, cost, epsilon):
         float(np.max(np.abs(v * nu), initial=0.0)),
     )
     primal = float(max(np.max(-u, initial=0.0), np.max(-v, initial=0.0)))
-    objective = float(np.abs(alpha).sum() + cost @ xi)
-    return {"primal": primal, "dual": dual, "complementarity": comp, "objective": objective}
+    return {
+        "primal": primal,
+        "dual": dual,
+        "complementarity": comp,
+        "beta_sum": float(np.sum(mu - nu)),
+        "alpha_l1": np.abs(alpha).sum(),
+        "xi_cost": cost @ xi,
+    }
+
+
+def combine_kkt(parts):
+    """:func:`kkt_residuals` from the :func:`kkt_parts` of blocks that cover every sample."""
+    beta_sum = sum(p["beta_sum"] for p in parts)
+    return {
+        "primal": max(p["primal"] for p in parts),
+        "dual": max(max(p["dual"] for p in parts), abs(beta_sum)),
+        "complementarity": max(p["complementarity"] for p in parts),
+        "objective": float(sum(p["alpha_l1"] for p in parts) + sum(p["xi_cost"] for p in parts)),
+    }
 
 
 class WorkingSetLP:
@@ -156,7 +188,8 @@ class WorkingSetLP:
     the simplex method from its previous basis instead of solving from
     scratch (with ``method="ipm"`` every solve is cold, as IPM cannot be
     warm-started). Column layout: ``b+, b-``, then ``alpha+, alpha-, xi`` per
-    member; rows: the two rows per member, in member order.
+    member; rows: the two rows per member, in member order. ``X``, ``d`` and ``cost``
+    are read by index only (arrays, or a sample store's rows, see :mod:`lpsvr._samples`).
     """
 
     def __init__(self, X, d, cost, epsilon, kernel_params, *, n_jobs, method, lp_tol):
@@ -184,7 +217,7 @@ class WorkingSetLP:
             return
         if m:
             K_old = gram(
-                self.X, rows=self.members, cols=samples, **self.kernel_params, n_jobs=self.n_jobs
+                self.X[self.members], self.X[samples], **self.kernel_params, n_jobs=self.n_jobs
             )
             block = np.zeros((2 * m, 3 * k))
             block[0::2, 0::3] = -K_old  # row 1 of old members, alpha+ of new samples
@@ -199,7 +232,7 @@ class WorkingSetLP:
         self.lp.add_variables(costs, bounds=(0, None), A_ub=block)
         self.members = np.r_[self.members, samples]
         K_new = gram(
-            self.X, rows=samples, cols=self.members, **self.kernel_params, n_jobs=self.n_jobs
+            self.X[samples], self.X[self.members], **self.kernel_params, n_jobs=self.n_jobs
         )
         rows = np.zeros((2 * k, 2 + 3 * self.members.size))
         rows[0::2, 0], rows[0::2, 1] = -1.0, 1.0
@@ -256,7 +289,7 @@ class RowColumnLP:
     upper bound, so it costs the simplex basis nothing. Primal rows join as
     dual columns (the basis stays primal feasible), primal columns as dual
     rows (it stays dual feasible); either way HiGHS restarts from the
-    previous basis.
+    previous basis. ``X``, ``d`` and ``cost`` are read by index only.
     """
 
     def __init__(self, X, d, cost, epsilon, kernel_params, *, n_jobs, lp_tol):
@@ -269,7 +302,7 @@ class RowColumnLP:
         self.lp = None  # built by the first add_rows (HiGHS needs a variable)
 
     def _kernel(self, rows, cols):
-        return gram(self.X, rows=rows, cols=cols, **self.kernel_params, n_jobs=self.n_jobs)
+        return gram(self.X[rows], self.X[cols], **self.kernel_params, n_jobs=self.n_jobs)
 
     def add_columns(self, samples):
         """Add ``alpha_i`` of ``samples`` (global indices): one dual row each."""

@@ -161,8 +161,8 @@ class LPSVC(ClassifierMixin, _LPSVRParams):
         for k in positives:
             target = np.where(y_idx == k, 1.0, -1.0)
             reg = LPSVR(**self.get_params())
-            res, kept = reg._fit_one(X, target, sw, kernel_params, B0, budget)
-            reg._set_fitted(X, target, res, kept, kernel_params)
+            res, kept, samples = reg._fit_one(X, target, sw, kernel_params, B0, budget)
+            reg._set_fitted(samples.X, res, kept, kernel_params)
             reg.n_features_in_ = X.shape[1]
             self.estimators_.append(reg)
         self.n_iter_ = max(reg.n_iter_ for reg in self.estimators_)

@@ -6,6 +6,7 @@ row and column generation or by the paper's decompositions (Algorithm 1 is
 import numpy as np
 from sklearn.base import RegressorMixin
 
+from svmcore.chunked import is_dask_collection
 from svmcore.kernels import kernel_matvec
 from svmcore.solvers import TimeBudget
 from svmcore.validation import (
@@ -184,8 +185,22 @@ class LPSVR(RegressorMixin, _LPSVRParams):
     Beyond the paper: ``decomposition="row_column"`` (the default; the paper's
     Algorithm 1 is ``decomposition="full"``), the simplex method with warm restarts
     (``method="simplex"``; the paper uses an interior point), the corrected LP (the
-    printed one forces interpolation, see the package README), ``time_limit`` and
-    sample weights.
+    printed one forces interpolation, see the package README), ``time_limit``,
+    sample weights, and Dask input.
+
+    Dask (``pip install lpsvr-decomp[dask]``): ``fit`` accepts a row-chunked
+    ``dask.array.Array`` X (with ``y`` and ``sample_weight`` as Dask or NumPy
+    arrays) and runs on the current ``distributed.Client``, else on Dask's local
+    scheduler. Every check on all samples (outputs, KKT violations, the best new
+    rows and columns) is one task per chunk that receives the working set's nonzero
+    coefficient rows and returns counts, sums and its best candidates, merged on
+    the driver; the working-set LP stays on the driver with the rows of its
+    samples (read by index). The driver also keeps per-sample bookkeeping
+    (membership masks, ``alpha``/``mu``/``nu``, and for "row_column" the
+    reduced-cost vector ``g``, sent to and returned by the full pricing). Same LP
+    objective as in memory (same iterates; sums over chunks differ in round-off, as
+    does gamma="scale"). "none" is not available. Fitted attributes are NumPy;
+    ``predict`` on a Dask array returns a Dask array.
 
     References
     ----------
@@ -213,11 +228,11 @@ class LPSVR(RegressorMixin, _LPSVRParams):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data.
-        y : array-like of shape (n_samples,)
+        X : array-like or dask.array.Array of shape (n_samples, n_features)
+            Training data (a Dask array: chunked by rows, see Notes).
+        y : array-like or dask.array.Array of shape (n_samples,)
             Targets.
-        sample_weight : array-like of shape (n_samples,), default=None
+        sample_weight : array-like or dask.array.Array of shape (n_samples,), default=None
             Per-sample multipliers of C.
 
         Returns
@@ -226,33 +241,19 @@ class LPSVR(RegressorMixin, _LPSVRParams):
             Fitted estimator.
         """
         budget = TimeBudget(self.time_limit)
+        if is_dask_collection(X):
+            from ._dask import fit_dask
+
+            return fit_dask(self, X, y, sample_weight, budget)
         X, y = validate_data(self, X, y, dtype=np.float64, order="C", y_numeric=True)
         check_magnitude(y, "y", "LPSVR")
         y = np.asarray(y, dtype=np.float64)
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         B0 = self._check_sizes(X.shape[0])
         kernel_params = self._kernel_params(X)
-        res, kept = self._fit_one(X, y, sw, kernel_params, B0, budget)
-        self._set_fitted(X, y, res, kept, kernel_params)
+        res, kept, samples = self._fit_one(X, y, sw, kernel_params, B0, budget)
+        self._set_fitted(samples.X, res, kept, kernel_params)
         return self
-
-    def _set_fitted(self, X, y, res, kept, kernel_params):
-        nz = np.flatnonzero(res.alpha)
-        self.support_ = kept[nz]
-        self.support_vectors_ = X[self.support_]
-        self.dual_coef_ = res.alpha[nz][None, :]
-        self.intercept_ = np.array([res.b])
-        self.objective_ = res.objective
-        self.kkt_residuals_ = res.kkt
-        r = np.abs(y[kept] - res.f) - float(self.epsilon)
-        edge = max(float(self.tol), 1e-9)
-        self.saturated_support_ = kept[r > edge]
-        self.exact_support_ = kept[np.abs(r) <= edge]
-        self.history_ = res.history
-        self.block_objectives_ = res.block_objectives
-        self.converged_ = res.converged
-        self.n_iter_ = res.n_iter
-        self._kernel_params_ = kernel_params
 
     def _decision(self, X):
         if self.support_.size == 0:
@@ -271,14 +272,19 @@ class LPSVR(RegressorMixin, _LPSVRParams):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or dask.array.Array of shape (n_samples, n_features)
             Samples.
 
         Returns
         -------
-        y_pred : ndarray of shape (n_samples,)
-            The regression function at each sample.
+        y_pred : ndarray or dask.array.Array of shape (n_samples,)
+            The regression function at each sample (lazy, chunked as X's rows, for a
+            Dask X).
         """
         check_is_fitted(self)
+        if is_dask_collection(X):
+            from ._dask import predict_dask
+
+            return predict_dask(self, X)
         X = self._validate_X(X, reset=False)
         return self._decision(X)

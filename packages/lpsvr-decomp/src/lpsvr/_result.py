@@ -1,16 +1,18 @@
 """What every LP-SVR training method returns, and the helpers that build it.
 
 Kernel values are streamed in row blocks (:func:`svmcore.kernels.kernel_matvec`) for the
-outputs and the KKT check on all N samples; never N x N.
+outputs and the KKT check on all N samples; never N x N. The check runs block by block
+(:func:`_summary`), so the same code serves samples in memory (one block) and the row
+chunks of a Dask array (:mod:`lpsvr._samples`).
 """
 
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
-from svmcore.kernels import kernel_matvec
-
-from ._lp import kkt_residuals
+from ._lp import combine_kkt, kkt_parts
+from ._samples import Expansion
 
 __all__ = ["FitResult"]
 
@@ -28,7 +30,7 @@ class FitResult:
     b: float
     mu: np.ndarray  # (N,) row-1 multipliers (0 outside the final working set)
     nu: np.ndarray  # (N,)
-    f: np.ndarray  # (N,) training outputs
+    f: np.ndarray | None  # (N,) training outputs (None when the samples are not local)
     objective: float
     kkt: dict
     converged: bool
@@ -36,47 +38,78 @@ class FitResult:
     history: list = field(default_factory=list)
     block_objectives: list = field(default_factory=list)
     columns: np.ndarray | None = None  # "row_column": the final column set P
+    saturated: np.ndarray | None = None  # samples outside the tube (Definition 1)
+    exact: np.ndarray | None = None  # samples on the tube's edge
 
 
-def _outputs(rows_X, coef_X, alpha, beta, b, kernel_params, n_jobs):
-    """f = K alpha + b and g = K beta on ``rows_X``; K streamed in row blocks.
-
-    Only the coefficient samples with nonzero alpha or beta enter the kernel.
-    """
-    keep = (alpha != 0.0) | (beta != 0.0)
-    n = rows_X.shape[0]
-    if not keep.any():
-        return np.full(n, b), np.zeros(n)
-    V = np.column_stack([alpha[keep], beta[keep]])
-    FG = kernel_matvec(rows_X, coef_X[keep], V, **kernel_params, n_jobs=n_jobs)
-    return FG[:, 0] + b, FG[:, 1]
+def _summary(start, f, g, d, cost, epsilon, alpha, mu, nu, tol, keep_f):
+    """KKT parts and Definition-1 sets of one block of samples, from its outputs f and g."""
+    r = np.abs(d - f) - epsilon
+    edge = max(tol, 1e-9)
+    return {
+        "kkt": kkt_parts(f, g, d, alpha, mu, nu, cost, epsilon),
+        "saturated": start + np.flatnonzero(r > edge),
+        "exact": start + np.flatnonzero(np.abs(r) <= edge),
+        "f": f if keep_f else None,
+    }
 
 
-def _result_at(
-    X,
-    d,
-    cost,
+def _summary_of_block(outputs, epsilon, tol, keep_f, start, X, d, cost, alpha, mu, nu, *extra):
+    f, g = outputs(X, *extra)
+    return _summary(start, f, g, d, cost, epsilon, alpha, mu, nu, tol, keep_f)
+
+
+def _result(
+    f,
+    g,
+    samples,
     epsilon,
-    alpha,
-    b,
-    mu,
-    nu,
-    kernel_params,
-    n_jobs,
+    point,
+    tol,
     *,
     converged=False,
     n_iter=0,
+    outputs=None,
+    extra=(),
     **fields,
 ):
+    """FitResult at ``point = (alpha, b, mu, nu)`` from the outputs f and ``g = K (mu - nu)``.
+
+    With ``f`` None (the samples are not in this process, or f is not at hand), one pass
+    computes them block by block: ``outputs(X_block, *extra_block) -> (f, g)``, with
+    ``extra`` per-sample arrays.
+    """
+    alpha, b, mu, nu = point
+    if f is not None:
+        parts = [_summary(0, f, g, samples.d, samples.cost, epsilon, alpha, mu, nu, tol, True)]
+    else:
+        keep_f = samples.local
+        run = partial(_summary_of_block, outputs, epsilon, tol, keep_f)
+        parts = samples.map(run, alpha, mu, nu, *extra)
+        f = np.concatenate([p["f"] for p in parts]) if keep_f else None
+    kkt = combine_kkt([p["kkt"] for p in parts])
+    return FitResult(
+        alpha,
+        b,
+        mu,
+        nu,
+        f,
+        kkt["objective"],
+        kkt,
+        converged,
+        n_iter,
+        saturated=np.concatenate([p["saturated"] for p in parts]),
+        exact=np.concatenate([p["exact"] for p in parts]),
+        **fields,
+    )
+
+
+def _result_at(samples, epsilon, alpha, b, mu, nu, kernel_params, n_jobs, tol, **fields):
     """FitResult at (alpha, b, mu, nu): f, g = K (mu - nu) and the KKT residuals on all samples."""
-    f, g = _outputs(X, X, alpha, mu - nu, b, kernel_params, n_jobs)
-    return _result(f, g, d, cost, epsilon, alpha, b, mu, nu, converged, n_iter, **fields)
-
-
-def _result(f, g, d, cost, epsilon, alpha, b, mu, nu, converged, n_iter, **fields):
-    """FitResult from the outputs ``f`` and ``g = K (mu - nu)`` already on all samples."""
-    kkt = kkt_residuals(f, g, d, alpha, mu, nu, cost, epsilon)
-    return FitResult(alpha, b, mu, nu, f, kkt["objective"], kkt, converged, n_iter, **fields)
+    beta = mu - nu
+    used = np.flatnonzero((alpha != 0.0) | (beta != 0.0))
+    outputs = Expansion(samples.X[used], alpha[used], beta[used], b, kernel_params, n_jobs)
+    return _result(None, None, samples, epsilon, (alpha, b, mu, nu), tol, outputs=outputs, **fields)
 
 
 def _sample_multipliers(lp, pi, N):

@@ -2,11 +2,14 @@
 
 The column set P (coefficients that may be nonzero) and the row set R (single tube
 constraints) grow separately in one HiGHS model (:class:`lpsvr._lp.RowColumnLP`), from
-the solution on a random subsample; see :func:`fit_row_column`.
+the solution on a random subsample; see :func:`fit_row_column`. The checks on all N
+samples are passes over blocks of samples (:mod:`lpsvr._samples`): each block returns
+its violated constraints, or its best-priced columns, and the caller merges them.
 """
 
 import time
 import warnings
+from functools import partial
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
@@ -16,6 +19,7 @@ from svmcore.solvers import TimeBudget
 
 from ._lp import RowColumnLP
 from ._result import _result, _result_at, _sample_multipliers
+from ._samples import as_samples, merge_top, top_of_block, total
 
 __all__ = ["fit_row_column"]
 
@@ -40,7 +44,7 @@ def _diverse(X, ranked, k, kernel_params, max_similarity=0.9):
     top = ranked[: 20 * k]
     if top.size <= 1:
         return top
-    K = gram(X, rows=top, cols=top, **kernel_params)
+    K = gram(X[top], **kernel_params)
     diag = np.sqrt(np.maximum(np.diag(K), 1e-300))
     S = K / diag[:, None] / diag[None, :]
     taken = []
@@ -50,6 +54,62 @@ def _diverse(X, ranked, k, kernel_params, max_similarity=0.9):
             if len(taken) == k:
                 break
     return top[taken]
+
+
+class _Outputs:
+    """A round's ``f = K(., X_P) alpha_P + b`` on any rows (P: the nonzero coefficients)."""
+
+    def __init__(self, rows, coef, b, kernel_params, n_jobs):
+        self.rows, self.coef, self.b = rows, coef, b
+        self.kernel_params, self.n_jobs = kernel_params, n_jobs
+
+    def f(self, X):
+        """The outputs on the rows ``X``."""
+        f = np.full(X.shape[0], self.b)
+        if self.coef.size:
+            f += kernel_matvec(X, self.rows, self.coef, **self.kernel_params, n_jobs=self.n_jobs)
+        return f
+
+    def __call__(self, X, g):
+        """``(f, g)`` on a block whose ``g = K beta`` the pricing already holds."""
+        return self.f(X), g
+
+
+def _primal_block(outputs, epsilon, tol, keep, start, X, d, cost, in_rows):
+    """Primal check on one block: the constraints outside R that f violates, by side."""
+    f = outputs.f(X)
+    over = np.stack([d - f - epsilon, f - d - epsilon])
+    over[in_rows.T] = 0.0
+    side, rows = np.nonzero(over > tol)
+    xi = np.maximum(np.abs(d - f) - epsilon, 0.0)
+    return {"side": side, "rows": start + rows, "xi_cost": cost @ xi, "f": f if keep else None}
+
+
+def _pricing_block(delta_rows, delta, tol, k, kernel_params, n_jobs, start, X, d, cost, *state):
+    """Full pricing on one block: ``g += K(X, X_S) delta_S`` and its ``k`` best columns.
+
+    ``state`` is ``(in_cols,)`` for the first pricing (g = K delta) and ``(in_cols, g)``
+    after it; the block returns its new g and the columns outside P with
+    ``|g_i| - 1 > tol``, best first.
+    """
+    g = np.zeros(X.shape[0])
+    if delta.size:
+        g = kernel_matvec(X, delta_rows, delta, **kernel_params, n_jobs=n_jobs)
+    if len(state) > 1:
+        g = state[1] + g
+    viol = np.abs(g) - 1.0
+    hit = np.flatnonzero(~state[0] & (viol > tol))
+    return {"g": g, "top": top_of_block(start, hit, viol, k)}
+
+
+def _full_pricing(samples, g_all, beta, beta_g, in_cols, tol, k, kernel_params, n_jobs):
+    """g = K beta on all samples (from g_all = K beta_g when given) and the k best columns."""
+    delta = beta if g_all is None else beta - beta_g
+    nz = np.flatnonzero(delta)
+    price = partial(_pricing_block, samples.X[nz], delta[nz], tol, k, kernel_params, n_jobs)
+    parts = samples.map(price, in_cols) if g_all is None else samples.map(price, in_cols, g_all)
+    g_all = np.concatenate([p["g"] for p in parts])
+    return g_all, merge_top([p["top"] for p in parts], k)[0]
 
 
 def fit_row_column(
@@ -101,7 +161,8 @@ def fit_row_column(
     ``converged=False`` (before the first round: the subsample solution,
     alpha = 0 on the other samples, or the zero function). The caller warns.
     """
-    N = X.shape[0]
+    samples = as_samples(X, d, cost)
+    N = samples.n
     rng = np.random.default_rng(random_state)
     budget = TimeBudget() if budget is None else budget
     kw = dict(
@@ -119,18 +180,17 @@ def fit_row_column(
         coarsen=coarsen,
         min_level=min_level,
     )
+    at = partial(_result_at, samples, epsilon, kernel_params=kernel_params, n_jobs=n_jobs, tol=tol)
     history = []
     # the current solution: the subsample's (alpha = 0 elsewhere) or the zero function
     alpha, b, mu, nu = np.zeros(N), 0.0, np.zeros(N), np.zeros(N)
     if coarsen > 1 and N >= coarsen * min_level:
         sub = np.sort(rng.choice(N, size=N // coarsen, replace=False))
-        coarse = fit_row_column(X[sub], d[sub], cost[sub], random_state=rng, **kw)
+        coarse = fit_row_column(samples.subset(sub), None, None, random_state=rng, **kw)
         history = coarse.history
         alpha[sub], b, mu[sub], nu[sub] = coarse.alpha, coarse.b, coarse.mu, coarse.nu
         if budget.expired():
-            return _result_at(
-                X, d, cost, epsilon, alpha, b, mu, nu, kernel_params, n_jobs, history=history
-            )
+            return at(alpha, b, mu, nu, history=history)
         start = sub[coarse.alpha != 0.0]
         if start.size == 0:
             start = sub[:1]
@@ -141,19 +201,22 @@ def fit_row_column(
         start = np.sort(rng.choice(N, size=min(B0, N), replace=False))
         row_samples = np.r_[start, start]
         row_signs = np.r_[-np.ones(start.size), np.ones(start.size)]
-    lp = RowColumnLP(X, d, cost, epsilon, kernel_params, n_jobs=n_jobs, lp_tol=lp_tol)
+    lp = RowColumnLP(
+        samples.X, samples.d, samples.cost, epsilon, kernel_params, n_jobs=n_jobs, lp_tol=lp_tol
+    )
     in_cols = np.zeros(N, dtype=bool)
-    in_rows = np.zeros((2, N), dtype=bool)  # [0]: rows s = -1, [1]: rows s = +1
+    in_rows = np.zeros((N, 2), dtype=bool)  # [:, 0]: rows s = -1, [:, 1]: rows s = +1
     lp.add_columns(start)
     in_cols[start] = True
     lp.add_rows(row_samples, row_signs)
-    in_rows[(row_signs > 0).astype(np.intp), row_samples] = True
+    in_rows[row_samples, (row_signs > 0).astype(np.intp)] = True
     converged = False
     g_all = None  # g = K beta_g on all N samples, updated by changes of beta
     beta_g = np.zeros(N)
     t0 = time.perf_counter()
     n_price = min(price_size, N)
     n_done = 0
+    f = outputs = None
     for it in range(1, max_iter + 1):
         solved = budget.run(lp.solve)
         if solved is None:
@@ -163,45 +226,50 @@ def fit_row_column(
         alpha = np.zeros(N)
         alpha[lp.cols] = alpha_P
         keep = np.flatnonzero(alpha_P)
-        f = np.full(N, b)
-        if keep.size:
-            f += kernel_matvec(X, X[lp.cols[keep]], alpha_P[keep], **kernel_params, n_jobs=n_jobs)
+        outputs = _Outputs(samples.X[lp.cols[keep]], alpha_P[keep], b, kernel_params, n_jobs)
         mu, nu = _sample_multipliers(lp, pi, N)
         beta = mu - nu
         # primal check: constraints outside R violated by the current f
-        over = np.stack([d - f - epsilon, f - d - epsilon])
-        over[in_rows] = 0.0
-        side, new_rows = np.nonzero(over > tol)
+        parts = samples.map(partial(_primal_block, outputs, epsilon, tol, samples.local), in_rows)
+        f = parts[0]["f"] if samples.local else None
+        side = np.concatenate([p["side"] for p in parts])
+        new_rows = np.concatenate([p["rows"] for p in parts])
+        by_side = np.lexsort((new_rows, side))
+        side, new_rows = side[by_side], new_rows[by_side]
         step = "rows"
         added = new_rows.size
         if added:
             lp.add_rows(new_rows, 2.0 * side - 1.0)
-            in_rows[side, new_rows] = True
+            in_rows[new_rows, side] = True
         else:
             # dual check: reduced costs 1 -+ g_i of the columns outside P
-            out = np.flatnonzero(~in_cols)
             viol = np.zeros(0)
             if g_all is None:
                 step = "partial pricing"
+                out = np.flatnonzero(~in_cols)
                 cand = rng.choice(out, size=min(n_price, out.size), replace=False)
-                viol = np.abs(_price(X, cand, beta, kernel_params, n_jobs)) - 1.0
+                viol = np.abs(_price(samples.X, cand, beta, kernel_params, n_jobs)) - 1.0
+                hit = np.flatnonzero(viol > tol)
+                order = cand[hit[np.argsort(-viol[hit], kind="stable")]]
             if not (viol > tol).any():
                 step = "full pricing"
-                if g_all is None:
-                    g_all = _price(X, np.arange(N), beta, kernel_params, n_jobs)
-                else:
-                    g_all += _price(X, np.arange(N), beta - beta_g, kernel_params, n_jobs)
+                g_all, order = _full_pricing(
+                    samples,
+                    g_all,
+                    beta,
+                    beta_g,
+                    in_cols,
+                    tol,
+                    20 * max_add_columns,
+                    kernel_params,
+                    n_jobs,
+                )
                 beta_g = beta
-                cand = out
-                viol = np.abs(g_all[out]) - 1.0
-            hit = np.flatnonzero(viol > tol)
-            order = cand[hit[np.argsort(-viol[hit], kind="stable")]]
-            new_cols = _diverse(X, order, max_add_columns, kernel_params)
+            new_cols = _diverse(samples.X, order, max_add_columns, kernel_params)
             added = new_cols.size
             lp.add_columns(new_cols)
             in_cols[new_cols] = True
-        xi = np.maximum(np.abs(d - f) - epsilon, 0.0)
-        objective = float(np.abs(alpha).sum() + cost @ xi)
+        objective = float(np.abs(alpha).sum() + total(parts, "xi_cost"))
         history.append(
             {
                 "iteration": it,
@@ -231,23 +299,21 @@ def fit_row_column(
             stacklevel=3,
         )
     if n_done == 0:  # deadline before the first round
-        return _result_at(
-            X, d, cost, epsilon, alpha, b, mu, nu, kernel_params, n_jobs, history=history
-        )
+        return at(alpha, b, mu, nu, history=history)
     if g_all is None or not np.array_equal(beta_g, beta):
-        g_all = _price(X, np.arange(N), beta, kernel_params, n_jobs)
+        fresh = (samples, None, beta, beta_g, in_cols, tol, 0, kernel_params, n_jobs)
+        g_all, _ = _full_pricing(*fresh)
     return _result(
         f,
         g_all,
-        d,
-        cost,
+        samples,
         epsilon,
-        alpha,
-        b,
-        mu,
-        nu,
-        converged,
-        n_done,
+        (alpha, b, mu, nu),
+        tol,
+        converged=converged,
+        n_iter=n_done,
+        outputs=outputs,
+        extra=(g_all,),
         history=history,
         columns=lp.cols,
     )

@@ -6,6 +6,11 @@ iteration solves the working-set LP (by HiGHS, or by Algorithm 3 with
 and exchanges inactive samples for the worst violators. :func:`fit_lp_svr` is also the
 entry point of every decomposition (``"none"``: one LP; ``"row_column"``:
 :func:`lpsvr._row_column.fit_row_column`).
+
+The KKT check is a pass over the blocks of samples (:mod:`lpsvr._samples`): each block
+gets the working set's nonzero coefficient rows and returns its count of violators, its
+largest violation, its part of the objective and its own worst violators; the worst of
+all are merged from those. In memory that is one block.
 """
 
 import math
@@ -21,8 +26,9 @@ from svmcore.solvers import TimeBudget
 
 from ._constraint_decomposition import constraint_decomposition
 from ._lp import WorkingSetLP, solve_svr_lp
-from ._result import _ZERO_ALPHA, _ZERO_DUAL, _outputs, _result, _result_at
+from ._result import _ZERO_ALPHA, _ZERO_DUAL, _result, _result_at
 from ._row_column import fit_row_column
+from ._samples import Expansion, as_samples, merge_top, top_of_block, total
 
 __all__ = ["fit_lp_svr"]
 
@@ -57,6 +63,9 @@ def fit_lp_svr(
 ):
     """Train the corrected LP-SVR on (X, d) with per-sample xi costs ``cost = 2 C s``.
 
+    ``X`` may instead be a sample store of :mod:`lpsvr._samples` (then ``d`` and ``cost``
+    are None), such as the row chunks of a Dask array; "none" needs the samples in memory.
+
     ``decomposition``: "none" (one LP over all samples), "variables"
     (Algorithm 2, each working-set LP solved by HiGHS), "full" (Algorithm 2
     with each working-set LP solved by Algorithm 3) or "row_column"
@@ -70,12 +79,13 @@ def fit_lp_svr(
     function if no sub-LP finished) and ``converged=False``; the caller warns.
     """
     budget = TimeBudget() if budget is None else budget
-    N = X.shape[0]
+    samples = as_samples(X, d, cost)
+    N = samples.n
     if decomposition == "row_column":
         return fit_row_column(
-            X,
-            d,
-            cost,
+            samples,
+            None,
+            None,
             epsilon=epsilon,
             kernel_params=kernel_params,
             B0=B0,
@@ -90,25 +100,15 @@ def fit_lp_svr(
     rng = np.random.default_rng(random_state)
     sub_kw = dict(method=method, lp_tol=lp_tol)
     zero = np.zeros(N)
+    at = partial(_result_at, samples, epsilon, kernel_params=kernel_params, n_jobs=n_jobs, tol=tol)
     if decomposition == "none":
-        K = gram(X, **kernel_params, n_jobs=n_jobs)
-        sol = budget.run(partial(solve_svr_lp, K, d, cost, epsilon, **sub_kw))
+        if not samples.local:
+            raise ValueError("decomposition='none' needs the samples in memory (N x N kernel).")
+        K = gram(samples.X, **kernel_params, n_jobs=n_jobs)
+        sol = budget.run(partial(solve_svr_lp, K, samples.d, samples.cost, epsilon, **sub_kw))
         if sol is None:  # deadline: the zero function
-            return _result_at(X, d, cost, epsilon, zero, 0.0, zero, zero, kernel_params, n_jobs)
-        res = _result_at(
-            X,
-            d,
-            cost,
-            epsilon,
-            sol.alpha,
-            sol.b,
-            sol.mu,
-            sol.nu,
-            kernel_params,
-            n_jobs,
-            converged=True,
-            n_iter=1,
-        )
+            return at(zero, 0.0, zero, zero)
+        res = at(sol.alpha, sol.b, sol.mu, sol.nu, converged=True, n_iter=1)
         res.history = [_record(0, N, sol.fun, res.objective, 0, 0.0, 0, 0.0)]
         return res
 
@@ -122,23 +122,28 @@ def fit_lp_svr(
     active = np.zeros(N, dtype=bool)  # rows with positive multipliers at the last solve
     converged = False
     # the current solution: the zero function until a working-set LP is solved
-    alpha, mu, nu, f, g, b, n_done = zero, zero, zero, zero, zero, 0.0, 0
+    alpha, mu, nu, b, n_done = zero, zero, zero, 0.0, 0
+    none = np.zeros(0, dtype=np.intp)
+    outputs = Expansion(samples.X[none], zero[none], zero[none], 0.0, kernel_params, n_jobs)
+    f, g = (zero, zero) if samples.local else (None, None)  # outputs on all samples, when kept
     working_lp = None
     if decomposition == "variables":
         # one HiGHS model updated in place: warm simplex restarts between iterations
-        working_lp = WorkingSetLP(X, d, cost, epsilon, kernel_params, n_jobs=n_jobs, **sub_kw)
+        working_lp = WorkingSetLP(
+            samples.X, samples.d, samples.cost, epsilon, kernel_params, n_jobs=n_jobs, **sub_kw
+        )
         working_lp.add(np.flatnonzero(in_B))
     t0 = time.perf_counter()
     for it in range(1, max_iter + 1):
         B = np.flatnonzero(in_B) if working_lp is None else working_lp.members
-        X_B = X[B]
+        X_B = samples.X[B]
         if working_lp is not None:
             sol = budget.run(working_lp.solve)
         elif decomposition == "full":
             sol, objs = constraint_decomposition(
                 X_B,
-                d[B],
-                cost[B],
+                samples.d[B],
+                samples.cost[B],
                 epsilon,
                 tau=tau,
                 t_max=t_max,
@@ -160,20 +165,23 @@ def fit_lp_svr(
         nu = np.zeros(N)
         alpha[B], mu[B], nu[B] = sol.alpha, sol.mu, sol.nu
         active = (mu + nu) > _ZERO_DUAL
-        f, g = _outputs(X, X_B, sol.alpha, sol.mu - sol.nu, sol.b, kernel_params, n_jobs)
-        xi = np.maximum(np.abs(d - f) - epsilon, 0.0)
-        violation = np.maximum(cost * xi, np.abs(g) - 1.0)
-        violation[in_B] = 0.0
-        violators = np.flatnonzero((violation > tol) & ((xi > tol) | (np.abs(g) - 1.0 > tol)))
-        full_objective = float(np.abs(alpha).sum() + cost @ xi)
+        outputs = Expansion(X_B, sol.alpha, sol.mu - sol.nu, sol.b, kernel_params, n_jobs)
+        k_max = _log_size(B.size) if n_add is None else n_add
+        parts = samples.map(
+            partial(_check_block, outputs, epsilon, tol, k_max, samples.local), in_B
+        )
+        if samples.local:
+            f, g = parts[0]["f"], parts[0]["g"]
+        n_violators = total(parts, "n")
+        full_objective = float(np.abs(alpha).sum() + total(parts, "xi_cost"))
         history.append(
             _record(
                 it,
                 B.size,
                 sol.fun,
                 full_objective,
-                violators.size,
-                float(violation.max(initial=0.0)),
+                n_violators,
+                max(p["max"] for p in parts),
                 int(permanent.sum()),
                 time.perf_counter() - t0,
             )
@@ -181,11 +189,11 @@ def fit_lp_svr(
         if verbose:
             print(  # noqa: T201 - verbose progress, as scikit-learn's estimators do
                 f"[LPSVR] iter {it}: |B|={B.size} sub-LP={sol.fun:.6g} "
-                f"full={full_objective:.6g} violators={violators.size}"
+                f"full={full_objective:.6g} violators={n_violators}"
             )
         if budget.exhausted:
             break  # Algorithm 3 stopped by the deadline: sol is not optimal on B
-        if violators.size == 0:
+        if n_violators == 0:
             converged = True
             break
         # Step 4: move inactive indices (alpha = 0 and zero multipliers: their
@@ -196,17 +204,17 @@ def fit_lp_svr(
         in_B[B[inactive]] = False
         # ... and the worst 1 + ceil(log |B|) violators into B, within B_max (eq. 17).
         room = B_max - int(in_B.sum())
-        k = min(_log_size(B.size) if n_add is None else n_add, room, violators.size)
+        k = min(k_max, room, n_violators)
         if k <= 0:
             warnings.warn(
                 f"LP-SVR variable decomposition stopped: the working set reached "
-                f"B_max={B_max} with {violators.size} KKT violators left; the solution "
+                f"B_max={B_max} with {n_violators} KKT violators left; the solution "
                 "is suboptimal.",
                 ConvergenceWarning,
                 stacklevel=3,
             )
             break
-        worst = violators[np.argsort(-violation[violators], kind="stable")[:k]]
+        worst, _ = merge_top([p["top"] for p in parts], k)
         in_B[worst] = True
         if working_lp is not None:
             working_lp.remove(B[inactive])
@@ -221,21 +229,41 @@ def fit_lp_svr(
             ConvergenceWarning,
             stacklevel=3,
         )
+    point = (alpha, b, mu, nu)
     return _result(
         f,
         g,
-        d,
-        cost,
+        samples,
         epsilon,
-        alpha,
-        b,
-        mu,
-        nu,
-        converged,
-        n_done,
+        point,
+        tol,
+        converged=converged,
+        n_iter=n_done,
+        outputs=outputs,
         history=history,
         block_objectives=block_objectives,
     )
+
+
+def _check_block(outputs, epsilon, tol, k, keep, start, X, d, cost, in_B):
+    """Step 3 on one block of samples: the KKT violators outside B and the block's worst ``k``.
+
+    ``outputs`` gives f and g from the working set's coefficients; ``keep``: return f and
+    g too (samples in memory, where they make the final result without another pass).
+    """
+    f, g = outputs(X)
+    xi = np.maximum(np.abs(d - f) - epsilon, 0.0)
+    violation = np.maximum(cost * xi, np.abs(g) - 1.0)
+    violation[in_B] = 0.0
+    violators = np.flatnonzero((violation > tol) & ((xi > tol) | (np.abs(g) - 1.0 > tol)))
+    return {
+        "n": violators.size,
+        "max": float(violation.max(initial=0.0)),
+        "xi_cost": cost @ xi,
+        "top": top_of_block(start, violators, violation, k),
+        "f": f if keep else None,
+        "g": g if keep else None,
+    }
 
 
 def _record(it, size, sub_objective, objective, n_violators, max_violation, n_permanent, t):

@@ -1,0 +1,150 @@
+"""LPSVR on Dask arrays: the same LP optimum as in memory, lazy predictions, bad input."""
+
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from sklearn.exceptions import NotFittedError
+
+import lpsvr._dask
+from lpsvr import LPSVR
+from svmcore.chunked import is_dask_collection
+from svmcore.datasets import make_noisy_sinc
+
+da = pytest.importorskip("dask.array")
+
+#: The LP objectives agree far inside HiGHS's tolerances (1e-7): the iterates are the
+#: same; only sums over chunks are added in another order, and gamma="scale" comes
+#: from a merge of the chunks' variances (equal to round-off).
+RTOL = 1e-9
+
+
+def chunked(a, rows):
+    return da.from_array(a, chunks=(rows,) + a.shape[1:])
+
+
+def friedman_like(n, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1, 1, size=(n, 3))
+    y = np.sin(2 * X[:, 0]) + X[:, 1] ** 2 - 0.5 * X[:, 2] + 0.1 * rng.standard_normal(n)
+    return X, y
+
+
+def assert_same_optimum(memory, dask):
+    assert dask.objective_ == pytest.approx(memory.objective_, rel=RTOL)
+    for name in ("support_", "saturated_support_", "exact_support_"):
+        np.testing.assert_array_equal(getattr(dask, name), getattr(memory, name), err_msg=name)
+    np.testing.assert_allclose(dask.dual_coef_, memory.dual_coef_, rtol=1e-6, atol=1e-9)
+    np.testing.assert_array_equal(dask.support_vectors_, memory.support_vectors_)
+    assert dask.converged_ and memory.converged_
+    assert max(dask.kkt_residuals_["dual"], dask.kkt_residuals_["complementarity"]) < 1e-6
+
+
+@pytest.mark.parametrize(
+    "params, n, rows",
+    [
+        ({"random_state": 0}, 2500, 700),  # default row_column, gamma="scale", a subsample level
+        ({"random_state": 0, "decomposition": "variables", "epsilon": 0.3, "C": 5.0}, 500, 128),
+        ({"random_state": 0, "decomposition": "full", "epsilon": 0.3, "C": 5.0}, 300, 100),
+    ],
+)
+def test_same_lp_optimum_as_in_memory(params, n, rows):
+    X, y = make_noisy_sinc(n, noise=0.1, random_state=1) if n > 1000 else friedman_like(n)
+    memory = LPSVR(**params).fit(X, y)
+    dask = LPSVR(**params).fit(chunked(X, rows), chunked(y, rows))
+    assert_same_optimum(memory, dask)
+
+
+def test_weights_and_subsample_levels_on_the_chunks(monkeypatch):
+    """Zero weights (dropped as in memory), float32 X, NumPy weights and Dask subsample levels."""
+    monkeypatch.setattr(lpsvr._dask, "_LOCAL_ENTRIES", 0)  # keep every level on Dask
+    X, y = friedman_like(2400)  # 2,133 samples of nonzero weight: one subsample level
+    w = np.random.default_rng(2).uniform(0.0, 2.0, size=y.size)
+    w[::9] = 0.0
+    params = {"random_state": 0, "C": 5.0, "gamma": 0.5}
+    memory = LPSVR(**params).fit(X.astype(np.float32), y, sample_weight=w)
+    dask = LPSVR(**params).fit(chunked(X.astype(np.float32), 500), chunked(y, 500), w)
+    assert_same_optimum(memory, dask)
+    np.testing.assert_array_equal(dask.dual_coef_, memory.dual_coef_)  # numeric gamma: same LP
+    levels = [h["n_samples"] for h in dask.history_]
+    assert levels == [h["n_samples"] for h in memory.history_] and set(levels) == {533, 2133}
+
+
+def test_predict_on_dask_is_lazy_and_equal():
+    X, y = make_noisy_sinc(600, noise=0.1, random_state=0)
+    reg = LPSVR(random_state=0).fit(chunked(X, 200), chunked(y, 200))
+    predicted = reg.predict(chunked(X, 150))
+    assert isinstance(predicted, da.Array) and predicted.chunks == ((150,) * 4,)
+    np.testing.assert_array_equal(predicted.compute(), reg.predict(X))
+    assert reg.score(X, y) > 0.8
+
+
+def test_bad_input_names_the_parameter():
+    X, y = make_noisy_sinc(200, noise=0.1, random_state=0)
+    reg = LPSVR()
+    bad = X.copy()
+    bad[3, 0] = np.inf
+    with pytest.raises(ValueError, match="X contains NaN"):
+        reg.fit(chunked(bad, 50), y)
+    with pytest.raises(ValueError, match="y must be 1-D with 200 entries"):
+        reg.fit(chunked(X, 50), y[:-1])
+    with pytest.raises(ValueError, match="sample_weight must be non-negative"):
+        reg.fit(chunked(X, 50), y, sample_weight=-np.ones(200))
+    with pytest.raises(ValueError, match="Sample weights must contain"):
+        reg.fit(chunked(X, 50), y, sample_weight=np.zeros(200))
+    with pytest.raises(ValueError, match="requires y"):
+        reg.fit(chunked(X, 50), None)
+    with pytest.raises(ValueError, match="y must be numeric"):
+        reg.fit(chunked(X, 50), chunked(np.array(["a"] * 200), 50))
+    with pytest.raises(ValueError, match="y has entries of magnitude"):
+        reg.fit(chunked(X, 50), y * 1e30)
+    with pytest.raises(ValueError, match="decomposition='none'"):
+        LPSVR(decomposition="none").fit(chunked(X, 50), y)
+    with pytest.raises(ValueError, match="'C' parameter"):
+        LPSVR(C=-1).fit(chunked(X, 50), y)  # parameters are validated first, as in memory
+    import dask
+
+    with pytest.raises(TypeError, match="dask.array.Array"):
+        reg.fit(dask.delayed(X), y)
+    with pytest.raises(NotFittedError):
+        reg.predict(chunked(X, 50))
+    reg.fit(chunked(X, 50), y)
+    with pytest.raises(ValueError, match="2 features"):
+        reg.predict(chunked(np.hstack([X, X]), 50))
+
+
+def test_fitted_model_is_numpy_and_picklable():
+    X, y = make_noisy_sinc(500, noise=0.1, random_state=0)
+    reg = LPSVR(random_state=0).fit(chunked(X, 125), chunked(y, 125))
+    assert not any(is_dask_collection(v) for v in vars(reg).values())
+    assert isinstance(reg.support_vectors_, np.ndarray) and reg.n_features_in_ == 1
+    again = pickle.loads(pickle.dumps(reg))
+    np.testing.assert_array_equal(again.predict(X), reg.predict(X))
+
+
+def test_distributed_cluster_matches_local_scheduler():
+    distributed = pytest.importorskip("distributed")
+    X, y = make_noisy_sinc(1500, noise=0.1, random_state=3)
+    local = LPSVR(random_state=0).fit(chunked(X, 500), chunked(y, 500))
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster),
+    ):
+        remote = LPSVR(random_state=0).fit(chunked(X, 500), chunked(y, 500))
+        predicted = remote.predict(chunked(X, 500)).compute()
+    assert remote.objective_ == local.objective_
+    np.testing.assert_array_equal(remote.dual_coef_, local.dual_coef_)
+    np.testing.assert_array_equal(predicted, local.predict(X))
+
+
+def test_numpy_fit_imports_no_dask():
+    code = (
+        "import sys, numpy as np; from lpsvr import LPSVR; "
+        "X = np.random.default_rng(0).normal(size=(60, 2)); y = X[:, 0]; "
+        "LPSVR().fit(X, y).predict(X); assert 'dask' not in sys.modules, 'dask imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
