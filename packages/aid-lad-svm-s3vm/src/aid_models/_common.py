@@ -7,9 +7,46 @@ import math
 import numpy as np
 
 from aid_core import run_aid
+from svmcore.chunked import check_dask_data, map_predict
 from svmcore.validation import check_real
 
-__all__ = ["initial_cluster_count", "run_estimator_aid", "sample_rows", "store_run"]
+__all__ = [
+    "dask_input",
+    "initial_cluster_count",
+    "lazy_predict",
+    "run_estimator_aid",
+    "sample_rows",
+    "store_run",
+]
+
+
+def dask_input(estimator, X, y, sample_weight, *, classes=False, accept_sparse=True):
+    """Validate Dask input in one pass (:func:`svmcore.chunked.check_dask_data`).
+
+    Zero-weight rows are dropped, as on the in-memory path (a NumPy mask keeps the chunk
+    sizes known). Returns ``(X, y, sample_weight, classes, keep)``: the Dask arrays for a
+    :class:`aid_core.DaskSource`, the distinct targets when ``classes`` is set, and the
+    mask of kept rows (None when every row is kept).
+    """
+    data = check_dask_data(
+        X,
+        y,
+        sample_weight,
+        estimator=type(estimator).__name__,
+        accept_sparse=accept_sparse,
+        classes=classes,
+    )
+    estimator.n_features_in_ = int(data.X.shape[1])
+    X, y, w, keep = data.X, data.y, data.sample_weight, None
+    if data.any_zero_weight:
+        keep = np.asarray((w > 0).compute())
+        X, y, w = X[keep], y[keep], w[keep]
+    return X, y, w, data.classes, keep
+
+
+def lazy_predict(method, X, *, dtype=np.float64):
+    """``method`` (a fitted estimator's predict/decision_function) on Dask ``X``, lazily."""
+    return map_predict(method, X, dtype=dtype)
 
 
 def run_estimator_aid(estimator, problem, data, seed):

@@ -14,7 +14,15 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, RegressorMixin
 
-from aid_core import AggregatedSolution, AIDProblem, Evaluation, as_data_source, cluster_sums
+from aid_core import (
+    AggregatedSolution,
+    AIDProblem,
+    DaskSource,
+    Evaluation,
+    as_data_source,
+    cluster_sums,
+)
+from svmcore.chunked import is_dask_collection
 from svmcore.clustering import Clusters, kmeans_one_iteration
 from svmcore.validation import (
     Interval,
@@ -26,7 +34,14 @@ from svmcore.validation import (
     validate_data,
 )
 
-from ._common import initial_cluster_count, run_estimator_aid, sample_rows, store_run
+from ._common import (
+    dask_input,
+    initial_cluster_count,
+    lazy_predict,
+    run_estimator_aid,
+    sample_rows,
+    store_run,
+)
 from ._lad_ipm import lad_interior_point
 from ._lad_lp import _certified_bound, _with_intercept, lad_lp, lad_lp_sifting, split_basis
 
@@ -335,8 +350,11 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training data.
+        X : {array-like, sparse matrix, dask.array.Array} of shape (n_samples, n_features)
+            Training data. A row-chunked Dask array (with ``y`` and ``sample_weight`` as
+            Dask or NumPy arrays) is fitted where its chunks live, on the current
+            ``distributed.Client`` if there is one; see "Running on a cluster" in the
+            user guide.
         y : array-like of shape (n_samples,)
             Target values.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -347,15 +365,21 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
         self : AIDLADRegressor
             The fitted estimator.
         """
-        X, y = validate_data(
-            self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], y_numeric=True
-        )
-        y = np.asarray(y, dtype=np.float64)
-        sw = check_sample_weight(sample_weight, X, dtype=np.float64)
-        keep = sw > 0
-        if not keep.all():
-            X, y, sw = X[keep], y[keep], sw[keep]
-        n, m = X.shape
+        if is_dask_collection(X):
+            X, y, sw, _, _ = dask_input(self, X, y, sample_weight)
+            data = DaskSource(X, y, sw)
+        else:
+            X, y = validate_data(
+                self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], y_numeric=True
+            )
+            y = np.asarray(y, dtype=np.float64)
+            sw = check_sample_weight(sample_weight, X, dtype=np.float64)
+            keep = sw > 0
+            if not keep.all():
+                X, y, sw = X[keep], y[keep], sw[keep]
+            unit = (sw == 1).all()
+            data = as_data_source(X, y, None if unit else sw, block_size=self.block_size)
+        n, m = data.n_samples, data.n_features
         p = m + bool(self.fit_intercept)
         if n < p:
             raise ValueError(
@@ -363,7 +387,6 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
                 f"weight; got n_samples = {n}."
             )
         seed = check_seed(self.random_state)
-        data = as_data_source(X, y, None if (sw == 1).all() else sw, block_size=self.block_size)
         result = run_estimator_aid(self, _LADProblem(self, m), data, seed)
         beta = result.solution.params
         self.coef_ = beta[:m].copy()
@@ -381,14 +404,16 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        X : {array-like, sparse matrix, dask.array.Array} of shape (n_samples, n_features)
             Samples.
 
         Returns
         -------
-        y_pred : ndarray of shape (n_samples,)
+        y_pred : ndarray or dask.array.Array of shape (n_samples,)
             Predicted values (the fitted conditional median).
         """
         check_is_fitted(self)
+        if is_dask_collection(X):
+            return lazy_predict(self.predict, X)
         X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], reset=False)
         return np.asarray(X @ self.coef_ + self.intercept_, dtype=np.float64).ravel()

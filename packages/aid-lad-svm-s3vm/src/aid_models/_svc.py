@@ -16,10 +16,12 @@ from aid_core import (
     AggregatedSolution,
     AIDHistory,
     AIDResult,
+    DaskSource,
     Evaluation,
     as_data_source,
     relative_gap,
 )
+from svmcore.chunked import is_dask_collection
 from svmcore.clustering import Clusters
 from svmcore.kernels import kernel_matvec, resolve_gamma
 from svmcore.solvers import (
@@ -37,7 +39,7 @@ from svmcore.validation import (
     validate_data,
 )
 
-from ._common import run_estimator_aid, store_run
+from ._common import dask_input, lazy_predict, run_estimator_aid, store_run
 from ._svc_problem import _SVCProblem
 
 __all__ = ["AIDSVC"]
@@ -45,6 +47,18 @@ __all__ = ["AIDSVC"]
 #: solver="auto" with the linear kernel: "newton" (the primal has m + 1 unknowns) on dense
 #: data with at most this many features, "dcd-full" otherwise.
 NEWTON_MAX_FEATURES = 64
+
+
+def _binary_classes(classes):
+    """``classes`` if there are exactly two, else the ValueError AIDSVC raises."""
+    if classes.size > 2:
+        raise ValueError(
+            "Only binary classification is supported. The type of the target is "
+            f"multiclass ({classes.size} classes); AIDSVC is a binary classifier."
+        )
+    if classes.size < 2:
+        raise ValueError(f"AIDSVC needs y with exactly 2 classes; got 1 class ({classes[0]!r}).")
+    return classes
 
 
 def _fit_full_dcd(X, y, sw, C, gap_tol, seed):
@@ -326,14 +340,54 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
             return "newton"
         return "dcd-full"
 
+    def _validate(self, X, y, sample_weight):
+        """In-memory input: ``(X, y in {-1, +1}, weights, kept rows or None)``."""
+        X, y = validate_data(
+            self,
+            X,
+            y,
+            accept_sparse="csr" if self.kernel == "linear" else False,
+            dtype=[np.float64, np.float32],
+        )
+        check_magnitude(X, "X", "AIDSVC")
+        check_classification_targets(y)
+        self.classes_ = _binary_classes(np.unique(y))
+        y_signed = np.where(y == self.classes_[1], 1.0, -1.0)
+        sw = check_sample_weight(sample_weight, X, dtype=np.float64)
+        keep = sw > 0
+        if keep.all():
+            return X, y_signed, sw, None
+        X, y_signed, sw = X[keep], y_signed[keep], sw[keep]
+        if np.unique(y_signed).size != 2:
+            raise ValueError("Both classes need samples with positive sample_weight.")
+        return X, y_signed, sw, keep
+
+    def _dask_data(self, X, y, sample_weight):
+        """Dask input (linear kernel): ``(X, None, None, kept rows or None, DaskSource)``."""
+        if self.kernel != "linear":
+            raise ValueError(
+                f"AIDSVC fits Dask input with kernel='linear' only (got {self.kernel!r}): "
+                "the kernel path evaluates K(X, X) M over all row pairs."
+            )
+        X, y, sw, classes, keep = dask_input(self, X, y, sample_weight, classes=True)
+        self.classes_ = _binary_classes(classes)
+        y_signed = (2.0 * (y == self.classes_[1]) - 1.0).astype(np.float64)
+        if keep is not None and np.unique(y_signed.compute()).size != 2:
+            raise ValueError("Both classes need samples with positive sample_weight.")
+        return X, None, None, keep, DaskSource(X, y_signed, sw)
+
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Fit the SVM by AID.
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training data.
+        X : {array-like, sparse matrix, dask.array.Array} of shape (n_samples, n_features)
+            Training data. A row-chunked Dask array (linear kernel; ``y`` and
+            ``sample_weight`` as Dask or NumPy arrays) is fitted where its chunks live,
+            on the current ``distributed.Client`` if there is one, with
+            ``solver="dcd-full"`` replaced by AID's ``"dcd"``; see "Running on a
+            cluster" in the user guide.
         y : array-like of shape (n_samples,)
             Two classes.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -350,33 +404,12 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
                 f"solver={self.solver!r} supports only kernel='linear' here (the aggregated "
                 "kernel is a precomputed Gram matrix); use solver='highs' or 'auto'."
             )
-        X, y = validate_data(
-            self,
-            X,
-            y,
-            accept_sparse="csr" if linear else False,
-            dtype=[np.float64, np.float32],
-        )
-        check_magnitude(X, "X", "AIDSVC")
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        if self.classes_.size > 2:
-            raise ValueError(
-                "Only binary classification is supported. The type of the target is "
-                f"multiclass ({self.classes_.size} classes); AIDSVC is a binary classifier."
-            )
-        if self.classes_.size < 2:
-            raise ValueError(
-                f"AIDSVC needs y with exactly 2 classes; got 1 class ({self.classes_[0]!r})."
-            )
-        y_signed = np.where(y == self.classes_[1], 1.0, -1.0)
-        sw = check_sample_weight(sample_weight, X, dtype=np.float64)
-        keep = sw > 0
-        if not keep.all():
-            X, y_signed, sw = X[keep], y_signed[keep], sw[keep]
-            if np.unique(y_signed).size != 2:
-                raise ValueError("Both classes need samples with positive sample_weight.")
-        n = X.shape[0]
+        if is_dask_collection(X):
+            X, y_signed, sw, keep, data = self._dask_data(X, y, sample_weight)
+            n = data.n_samples
+        else:
+            X, y_signed, sw, keep = self._validate(X, y, sample_weight)
+            n, data = X.shape[0], None
         seed = check_seed(self.random_state)
         kernel_params = None
         gamma = None
@@ -384,21 +417,29 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
             gamma = float(resolve_gamma(self.gamma, X))
             kernel_params = {"kernel": self.kernel, "degree": self.degree, "coef0": self.coef0}
         solver = self._solver_name(X)
-        if solver == "dcd-full":
+        if solver == "dcd-full" and data is None:
             result = _fit_full_dcd(X, y_signed, sw, self.C, self.gap_tol, seed)
         else:
-            unit = bool((sw == 1).all())
-            data = as_data_source(
-                X, y_signed, None if unit else sw, block_size=self.block_size if linear else None
-            )
+            if solver == "dcd-full":  # Dask data: every pass must be a map, so AID's dcd
+                solver = "dcd"
+            if data is None:
+                unit = bool((sw == 1).all())
+                data = as_data_source(
+                    X,
+                    y_signed,
+                    None if unit else sw,
+                    block_size=self.block_size if linear else None,
+                )
             problem = _SVCProblem(self, X, kernel_params, gamma, seed, solver)
             result = run_estimator_aid(self, problem, data, seed)
+        if y_signed is None:  # Dask: the per-row vectors, read from their own chunks
+            y_signed, sw = data.targets(), data.weights()
         params = result.solution.params
         labels = result.clusters.labels
         W = np.bincount(labels, weights=sw, minlength=result.clusters.n_clusters)
         alpha = params["alpha"][labels] * sw / W[labels]
         support = np.flatnonzero(alpha > 0)
-        if not keep.all():
+        if keep is not None:
             support_orig = np.flatnonzero(keep)[support]
         else:
             support_orig = support
@@ -428,15 +469,17 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        X : {array-like, sparse matrix, dask.array.Array} of shape (n_samples, n_features)
             Samples.
 
         Returns
         -------
-        scores : ndarray of shape (n_samples,)
+        scores : ndarray or dask.array.Array of shape (n_samples,)
             ``f(x)`` for each sample.
         """
         check_is_fitted(self)
+        if is_dask_collection(X):
+            return lazy_predict(self.decision_function, X)
         X = validate_data(
             self,
             X,
@@ -464,13 +507,15 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        X : {array-like, sparse matrix, dask.array.Array} of shape (n_samples, n_features)
             Samples.
 
         Returns
         -------
-        y_pred : ndarray of shape (n_samples,)
+        y_pred : ndarray or dask.array.Array of shape (n_samples,)
             ``classes_[1]`` where ``f(x) > 0``, else ``classes_[0]``.
         """
         check_is_fitted(self)
+        if is_dask_collection(X):
+            return lazy_predict(self.predict, X, dtype=self.classes_.dtype)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]

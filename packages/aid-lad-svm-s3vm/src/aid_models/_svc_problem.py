@@ -109,7 +109,7 @@ class _SVCProblem(AIDProblem):
         size = max(20 * (m + 1), 1000) if est.init_sample_size == "auto" else est.init_sample_size
         idx = sample_rows(n, size, rng)
         sample = data.take(idx)
-        y = data.map_rows(lambda b: b.y)
+        y = data.targets()
         if np.unique(sample.y).size == 2:
             w0 = sample.weights
             # Weight n/s per sampled row so the sample's C matches the full problem's scale.
@@ -444,7 +444,7 @@ class _SVCProblem(AIDProblem):
             w, b = p["w"], p["b"]
             scores = data.map_rows(lambda blk: np.asarray(blk.X @ w).ravel() + b)
             norm2 = float(w @ w)
-        y = data.map_rows(lambda b: b.y)
+        y = data.targets()
         s = data.weights()
         margin = 1.0 - y * scores
         E = 0.5 * norm2 + C * float(s @ np.maximum(margin, 0.0))

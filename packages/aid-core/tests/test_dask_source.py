@@ -1,0 +1,107 @@
+"""DaskSource reads the same rows as ArraySource, with its work done in Dask tasks."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from _aid_toy import MedianProblem, weighted_median
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aid_core import ArraySource, DaskSource, as_data_source, cluster_sums, run_aid
+from svmcore.chunked import check_dask_data
+
+da = pytest.importorskip("dask.array")
+
+
+def _sources(X, y, w, chunk):
+    dX = da.from_array(X, chunks=(chunk, max(1, X.shape[1] // 2)), asarray=not sp.issparse(X))
+    data = check_dask_data(dX, y, w, estimator="test", accept_sparse=True)
+    return ArraySource(X, y, w), as_data_source(data.X, data.y, data.sample_weight)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    n=st.integers(1, 60),
+    m=st.integers(1, 4),
+    K=st.integers(1, 6),
+    chunk=st.integers(1, 25),
+    sparse=st.booleans(),
+    weighted=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
+def test_dask_source_matches_array_source(n, m, K, chunk, sparse, weighted, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, m))
+    if sparse:
+        X = sp.csr_matrix(np.where(rng.random((n, m)) < 0.5, 0.0, X))
+    y = rng.normal(size=n)
+    w = rng.random(n) + 0.1 if weighted else None
+    labels = rng.integers(0, K, n)
+    ref, src = _sources(X, y, w, chunk)
+    assert isinstance(src, DaskSource)
+    assert (src.n_samples, src.n_features) == (n, m)
+    for a, b in zip(cluster_sums(src, labels, K), cluster_sums(ref, labels, K), strict=True):
+        a, b = (v.toarray() if sp.issparse(v) else v for v in (a, b))
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+    coef = rng.normal(size=m)
+    # BLAS may round a row's product differently in a smaller block: 1e-12, not equality.
+    np.testing.assert_allclose(
+        src.map_rows(lambda b: np.asarray(b.X @ coef).ravel()),
+        ref.map_rows(lambda b: np.asarray(b.X @ coef).ravel()),
+        rtol=1e-12,
+        atol=1e-12,
+    )
+    np.testing.assert_array_equal(src.weights(), ref.weights())
+    np.testing.assert_array_equal(src.targets(), ref.targets())
+    idx = rng.choice(n, size=min(n, 5), replace=False)
+    got, want = src.take(idx), ref.take(idx)
+    Xg, Xw = (v.toarray() if sp.issparse(v) else v for v in (got.X, want.X))
+    np.testing.assert_array_equal(Xg, Xw)
+    np.testing.assert_array_equal(got.y, want.y)
+    rows = [b.X.shape[0] for b in src.blocks()]
+    assert sum(rows) == n and len(rows) == -(-n // chunk)
+
+
+def test_run_aid_identical_iterates_on_dask():
+    rng = np.random.default_rng(3)
+    n = 3000
+    y = rng.standard_t(3, size=n)
+    w = rng.random(n) + 0.5
+    X = np.zeros((n, 1))
+    ref, src = _sources(X, y, w, 700)
+    a = run_aid(MedianProblem(n_init=4), ref, gap_tol=0.0, random_state=5)
+    b = run_aid(MedianProblem(n_init=4), src, gap_tol=0.0, random_state=5)
+    assert a.stop_reason == b.stop_reason == "optimal"
+    assert a.n_iter == b.n_iter
+    for column in ("F", "E", "lower_bound", "n_clusters", "n_split"):
+        np.testing.assert_allclose(a.history.column(column), b.history.column(column), rtol=1e-12)
+    assert b.solution.params == weighted_median(y, w)
+
+
+def test_check_dask_data_rejects_bad_input():
+    X = np.ones((10, 2))
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        check_dask_data(da.from_array(np.where(X > 0, np.nan, X)), estimator="t")
+    with pytest.raises(ValueError, match="y has 9 entries"):
+        check_dask_data(da.from_array(X), da.ones(9), estimator="t")
+    with pytest.raises(ValueError, match="2-D"):
+        check_dask_data(da.ones((2, 2, 2)), estimator="t")
+    with pytest.raises(ValueError, match="non-negative"):
+        check_dask_data(da.from_array(X), np.ones(10), -np.ones(10), estimator="t")
+    with pytest.raises(TypeError, match="dask.array.Array"):
+        check_dask_data(X, estimator="t")
+    with pytest.raises(TypeError, match="numeric"):
+        check_dask_data(da.from_array(X.astype(str)), estimator="t")
+
+
+def test_numpy_path_never_imports_dask():
+    code = (
+        "import sys, numpy as np; import aid_core; "
+        "s = aid_core.as_data_source(np.ones((4, 2)), np.ones(4)); "
+        "aid_core.cluster_sums(s, np.zeros(4, int), 1); "
+        "assert 'dask' not in sys.modules, 'dask imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -1,0 +1,239 @@
+"""AIDLADRegressor and AIDSVC on Dask arrays: the in-memory run, computed where chunks live.
+
+Issue 18's contract: identical AID iterates and certificate for the same random_state
+(objectives equal to 1e-9 relative; only the order of floating-point sums differs), a
+fit that survives a worker killed mid-run, and plain NumPy fitted attributes.
+"""
+
+import os
+import pathlib
+import pickle
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from aid_models import AIDSVC, AIDLADRegressor
+
+da = pytest.importorskip("dask.array")
+distributed = pytest.importorskip("distributed")
+
+RTOL = 1e-9
+COLUMNS = ("n_clusters", "F", "E", "lower_bound", "n_split")
+
+
+def _lad_data(n=6000, m=4, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, m))
+    y = X @ np.arange(1.0, m + 1) + rng.laplace(size=n)
+    return X, y
+
+
+def _svc_data(n=6000, m=5, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, m))
+    y = np.where(X @ rng.normal(size=m) + 0.5 * rng.normal(size=n) > 0, "yes", "no")
+    return X, y
+
+
+def assert_same_certified_optimum(a, b):
+    """solver="dcd" stops each aggregated solve at its own certified gap, so a last-bit
+    change of the aggregated data (sums in another order) changes the path; both runs
+    still certify E within gap_tol of E^*, hence of each other."""
+    assert {a.stop_reason_, b.stop_reason_} <= {"gap", "optimal"}
+    tol = a.gap_tol * max(a.objective_, b.objective_)
+    assert abs(a.objective_ - b.objective_) <= tol
+    assert b.lower_bound_ <= a.objective_ + 1e-9 * a.objective_
+    assert a.lower_bound_ <= b.objective_ + 1e-9 * b.objective_
+
+
+def assert_same_run(a, b):
+    assert (a.n_iter_, a.stop_reason_, a.n_clusters_) == (b.n_iter_, b.stop_reason_, b.n_clusters_)
+    for column in COLUMNS:
+        np.testing.assert_allclose(a.history_.column(column), b.history_.column(column), rtol=RTOL)
+    np.testing.assert_allclose(a.objective_, b.objective_, rtol=RTOL)
+    np.testing.assert_allclose(a.lower_bound_, b.lower_bound_, rtol=RTOL)
+    np.testing.assert_allclose(a.optimality_gap_, b.optimality_gap_, rtol=RTOL, atol=1e-15)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_lad_dask_same_iterates_and_certificate(weighted):
+    X, y = _lad_data()
+    w = None
+    if weighted:
+        w = np.random.default_rng(1).random(X.shape[0]) * 2
+        w[::7] = 0.0  # dropped on both paths
+    est = AIDLADRegressor(random_state=3, gap_tol=0.0)
+    a = est.fit(X, y, sample_weight=w)
+    coef, objective = a.coef_.copy(), a.objective_
+    dX = da.from_array(X, chunks=(1300, 2))
+    dw = None if w is None else da.from_array(w, chunks=1000)
+    b = AIDLADRegressor(random_state=3, gap_tol=0.0).fit(dX, da.from_array(y, chunks=900), dw)
+    assert_same_run(a, b)
+    assert b.stop_reason_ == "optimal"
+    np.testing.assert_allclose(b.coef_, coef, rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(b.objective_, objective, rtol=RTOL)
+    assert isinstance(b.coef_, np.ndarray) and b.n_features_in_ == X.shape[1]
+
+
+def test_lad_dask_sparse_chunks():
+    X, y = _lad_data(3000, 6)
+    X[np.abs(X) < 0.8] = 0.0
+    Xs = sp.csr_matrix(X)
+    a = AIDLADRegressor(random_state=0).fit(Xs, y)
+    dX = da.from_array(Xs, chunks=(700, 6), asarray=False)
+    b = AIDLADRegressor(random_state=0).fit(dX, y)
+    assert_same_run(a, b)
+
+
+@pytest.mark.parametrize("solver", ["auto", "dcd"])
+def test_svc_dask_same_iterates_and_certificate(solver):
+    X, y = _svc_data()
+    a = AIDSVC(random_state=2, solver=solver).fit(X, y)
+    b = AIDSVC(random_state=2, solver=solver).fit(da.from_array(X, chunks=(1500, 5)), y)
+    if solver == "dcd":
+        assert_same_certified_optimum(a, b)
+        return
+    assert_same_run(a, b)
+    np.testing.assert_array_equal(a.classes_, b.classes_)
+    np.testing.assert_allclose(b.coef_, a.coef_, rtol=1e-7, atol=1e-9)
+    np.testing.assert_array_equal(a.support_, b.support_)
+    np.testing.assert_allclose(b.dual_objective_, a.dual_objective_, rtol=RTOL)
+
+
+def test_svc_dask_sparse_and_weights_with_zeros():
+    X, y = _svc_data(4000, 8, seed=5)
+    X[np.abs(X) < 0.5] = 0.0
+    w = np.random.default_rng(0).random(X.shape[0])
+    w[::5] = 0.0
+    Xs = sp.csr_matrix(X)
+    a = AIDSVC(random_state=0, solver="dcd").fit(Xs, y, sample_weight=w)
+    dX = da.from_array(Xs, chunks=(900, 8), asarray=False)
+    b = AIDSVC(random_state=0, solver="dcd").fit(dX, y, sample_weight=w)
+    assert_same_certified_optimum(a, b)
+
+
+def test_dcd_full_becomes_aid_dcd_on_dask():
+    X, y = _svc_data(3000, 80, seed=1)  # > NEWTON_MAX_FEATURES: "auto" picks dcd-full
+    b = AIDSVC(random_state=0).fit(da.from_array(X, chunks=(1000, 80)), y)
+    assert b.solver_ == "dcd"
+    ref = AIDSVC(random_state=0, solver="dcd").fit(X, y)
+    assert_same_certified_optimum(ref, b)
+
+
+def test_predictions_on_dask_are_lazy_and_equal():
+    X, y = _svc_data(2000)
+    svc = AIDSVC(random_state=0).fit(X, y)
+    dX = da.from_array(X, chunks=(600, 5))
+    for method in ("predict", "decision_function"):
+        lazy = getattr(svc, method)(dX)
+        assert isinstance(lazy, da.Array)
+        np.testing.assert_array_equal(lazy.compute(), getattr(svc, method)(X))
+    Xl, yl = _lad_data(2000)
+    lad = AIDLADRegressor(random_state=0).fit(Xl, yl)
+    lazy = lad.predict(da.from_array(Xl, chunks=(500, 4)))
+    assert isinstance(lazy, da.Array)
+    np.testing.assert_allclose(lazy.compute(), lad.predict(Xl), rtol=1e-14)
+    fitted = pickle.loads(pickle.dumps(AIDSVC(random_state=0).fit(dX, y)))
+    np.testing.assert_array_equal(fitted.predict(X), svc.predict(X))
+
+
+def test_bad_dask_input_is_reported():
+    X, y = _svc_data(200)
+    dX = da.from_array(X, chunks=(50, 5))
+    with pytest.raises(ValueError, match="kernel='linear' only"):
+        AIDSVC(kernel="rbf").fit(dX, y)
+    with pytest.raises(ValueError, match="exactly 2 classes"):
+        AIDSVC().fit(dX, np.zeros(200))
+    with pytest.raises(ValueError, match="binary"):
+        AIDSVC().fit(dX, np.arange(200) % 3)
+    with pytest.raises(ValueError, match="y has 199 entries"):
+        AIDLADRegressor().fit(dX, da.ones(199))
+    bad = da.from_array(np.where(X > 2, np.inf, X), chunks=(50, 5))
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        AIDLADRegressor().fit(bad, np.ones(200))
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as c:
+        yield c
+
+
+def test_fit_on_a_distributed_cluster(cluster):
+    X, y = _lad_data(4000)
+    ref = AIDLADRegressor(random_state=1).fit(X, y)
+    with distributed.Client(cluster):
+        est = AIDLADRegressor(random_state=1).fit(da.from_array(X, chunks=(1000, 4)), y)
+    assert_same_run(ref, est)
+
+
+def _chunk_loader(path, lo, hi, trap):
+    """Read rows [lo, hi) of an .npy file; the first reader after ``trap`` appears dies."""
+    try:
+        os.rename(trap, trap + ".sprung")  # atomic: exactly one worker takes the trap
+    except FileNotFoundError:
+        pass
+    else:
+        os.kill(os.getpid(), 9)
+    return np.load(path, mmap_mode="r")[lo:hi].copy()
+
+
+def _disk_array(tmp_path, X, chunk):
+    path = str(tmp_path / "X.npy")
+    np.save(path, X)
+    trap = str(tmp_path / "trap")
+    from dask import delayed
+
+    parts = [
+        da.from_delayed(
+            delayed(_chunk_loader, pure=True)(path, lo, min(lo + chunk, len(X)), trap),
+            shape=(min(lo + chunk, len(X)) - lo, X.shape[1]),
+            dtype=X.dtype,
+        )
+        for lo in range(0, len(X), chunk)
+    ]
+    return da.concatenate(parts), trap
+
+
+@pytest.mark.parametrize("Estimator", [AIDLADRegressor, AIDSVC])
+def test_fit_survives_a_worker_killed_mid_run(cluster, tmp_path, Estimator):
+    X, y = _lad_data(5000) if Estimator is AIDLADRegressor else _svc_data(5000)
+    ref = Estimator(random_state=0, gap_tol=0.0).fit(X, y)
+    dX, trap = _disk_array(tmp_path, X, 1000)
+    killed = []
+
+    def arm(record):
+        if record["t"] == 1:  # the next pass over the data kills the worker reading it
+            pathlib.Path(trap).touch()
+            killed.append(True)
+
+    with distributed.Client(cluster) as client:
+        est = Estimator(random_state=0, gap_tol=0.0, callback=arm).fit(dX, y)
+        client.wait_for_workers(2, timeout=60)
+    assert killed and pathlib.Path(trap + ".sprung").exists()  # a worker really died
+    assert_same_run(ref, est)
+
+
+def _set_allowed_failures(value, dask_scheduler=None):
+    previous = dask_scheduler.allowed_failures
+    dask_scheduler.allowed_failures = value
+    return previous
+
+
+def test_unrecoverable_cluster_raises_and_leaves_estimator_unfitted(cluster, tmp_path):
+    X, y = _lad_data(3000)
+    dX, trap = _disk_array(tmp_path, X, 1000)
+    pathlib.Path(trap).touch()  # the first pass kills a worker, and no retry is allowed
+    est = AIDLADRegressor(random_state=0)
+    with distributed.Client(cluster) as client:
+        previous = client.run_on_scheduler(_set_allowed_failures, 0)
+        try:
+            with pytest.raises(distributed.KilledWorker):
+                est.fit(dX, y)
+        finally:
+            client.run_on_scheduler(_set_allowed_failures, previous)
+        client.wait_for_workers(2, timeout=60)
+    assert not hasattr(est, "coef_")
