@@ -165,6 +165,8 @@ def lock(session: nox.Session) -> None:
     The input is every local package editable with all its extras plus the session tools,
     so one consistent set of versions serves every session; the local packages themselves
     are left out of the output (they are always installed from the checkout).
+    ``nox -s lock -- keep`` keeps every existing pin and only adds what new requirements
+    need (no upgrade of the rest).
     """
     LOCKS.mkdir(exist_ok=True)
     requirements = LOCKS / "requirements.in"
@@ -189,6 +191,7 @@ def lock(session: nox.Session) -> None:
         "nox -s lock",
     ]
     common += [arg for name in PACKAGES for arg in ("--no-emit-package", name)]
+    upgrade = [] if "keep" in session.posargs else ["--upgrade"]
     for version in SUPPORTED_PYTHONS:
         session.run(
             *common,
@@ -196,7 +199,7 @@ def lock(session: nox.Session) -> None:
             version,
             "-o",
             f"locks/py{version}.txt",
-            "--upgrade",
+            *upgrade,
             external=True,
         )
     session.run(
@@ -207,7 +210,7 @@ def lock(session: nox.Session) -> None:
         "lowest-direct",
         "-o",
         str(MINIMUM_LOCK.relative_to(ROOT)),
-        "--upgrade",
+        *upgrade,
         external=True,
     )
 

@@ -43,7 +43,16 @@ API_PACKAGES = [
     (
         "svmcore",
         "svmcore",
-        ["kernels", "linalg", "solvers", "clustering", "datasets", "validation", "model_selection"],
+        [
+            "kernels",
+            "linalg",
+            "solvers",
+            "clustering",
+            "datasets",
+            "validation",
+            "model_selection",
+            "chunked",
+        ],
     ),
     ("aid_core", "aid-core", []),
     ("aid_models", "aid-lad-svm-s3vm", []),

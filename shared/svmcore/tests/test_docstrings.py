@@ -16,6 +16,7 @@ IGNORED = {"ES01", "SA01", "EX01", "RT02", "GL08", "GL01"}
 #: svmcore and every public subpackage: the public API is the union of their ``__all__``.
 MODULES = [
     "svmcore",
+    "svmcore.chunked",
     "svmcore.clustering",
     "svmcore.datasets",
     "svmcore.kernels",

@@ -18,6 +18,9 @@ datasets
 validation
     The one boundary to scikit-learn's validation utilities, and the semi-supervised
     label conventions (scikit-learn's -1 and SVMlin's 0 for an unlabeled sample).
+chunked
+    Maps and reductions over the row chunks of Dask arrays, where the chunks live
+    (the optional ``dask`` extra; nothing imports Dask until a Dask array is passed).
 model_selection
     Cross-validation of semi-supervised estimators: labeled test folds, every unlabeled
     sample in training, and a ``score`` on the labeled samples only.
