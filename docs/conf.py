@@ -52,6 +52,7 @@ API_PACKAGES = [
             "validation",
             "model_selection",
             "chunked",
+            "reporting",
         ],
     ),
     ("aid_core", "aid-core", []),

@@ -19,6 +19,7 @@ from aid_core import (
     violated_clusters,
 )
 from svmcore.clustering import Clusters
+from svmcore.reporting import History, parse_table
 
 
 def _data(n=301, seed=0, weights=False):
@@ -63,7 +64,7 @@ def test_history_has_table_10_columns():
     for rec in res.history:
         assert set(COLUMNS) <= set(rec)
     h = res.history
-    assert isinstance(h, AIDHistory)
+    assert isinstance(h, AIDHistory) and isinstance(h, History)
     assert list(h.column("t")) == list(range(len(h)))
     np.testing.assert_allclose(h.column("r"), h.column("n_clusters") / len(y))
     assert np.all(np.diff(h.column("cum_time")) >= 0)
@@ -233,9 +234,19 @@ def test_certificate_violation_is_retried_then_warned():
 def test_verbose_prints_one_line_per_iteration(capsys):
     X, y, _ = _data(n=300, seed=9)
     res = run_aid(MedianProblem(), as_data_source(X, y), gap_tol=0.0, verbose=1, random_state=0)
-    out = capsys.readouterr().out.strip().splitlines()
-    assert len(out) == res.n_iter + 2  # header, one per iteration, final line
-    assert out[-1].startswith("AID stopped: optimal")
+    text = capsys.readouterr().out
+    out = text.splitlines()
+    assert len(out) == res.n_iter + 2  # header, one per iteration, final remark
+    assert out[-1].startswith("# AID stopped: optimal")
+    # the printed table is the history's, and reads back one row per iteration
+    assert "\n".join(out[:-1]) == res.history.to_table()
+    rows = parse_table(text)
+    assert len(rows) == res.n_iter
+    assert [int(row["t"]) for row in rows] == list(range(res.n_iter))
+    assert [int(row["split"]) for row in rows] == list(res.history.column("n_split"))
+    np.testing.assert_allclose(
+        [float(row["E^t"]) for row in rows], res.history.column("E"), rtol=1e-7
+    )
 
 
 def test_progress_bar_with_and_without_tqdm(monkeypatch):

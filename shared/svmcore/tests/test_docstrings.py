@@ -23,6 +23,7 @@ MODULES = [
     "svmcore.linalg",
     "svmcore.model_selection",
     "svmcore.numba_config",
+    "svmcore.reporting",
     "svmcore.solvers",
     "svmcore.validation",
 ]

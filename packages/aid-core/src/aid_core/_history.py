@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import math
+from svmcore.reporting import Column, History, Table
 
-import numpy as np
+__all__ = ["AIDHistory", "COLUMNS", "TABLE"]
 
-__all__ = ["AIDHistory", "COLUMNS"]
-
-#: Record keys, in table order, with a short header and a format for ``to_table``.
+#: Record keys, in table order, with a one-word header and a format for ``to_table``.
 COLUMNS = {
     "t": ("t", "{:d}"),
     "n_clusters": ("|K^t|", "{:d}"),
@@ -19,16 +17,25 @@ COLUMNS = {
     "E_best": ("E_best", "{:.8g}"),
     "gap": ("gap", "{:.2e}"),
     "n_split": ("split", "{:d}"),
-    "iter_time": ("iter s", "{:.3f}"),
-    "cum_time": ("cum s", "{:.3f}"),
+    "iter_time": ("iter_s", "{:.3f}"),
+    "cum_time": ("cum_s", "{:.3f}"),
     "train_rate": ("train", "{:.2%}"),
     "backend": ("backend", "{}"),
-    "solver_gap": ("solver gap", "{:.1e}"),
+    "solver_gap": ("solver_gap", "{:.1e}"),
     "note": ("note", "{}"),
 }
 
 
-class AIDHistory(list):
+_WIDTHS = {"t": 4, "n_clusters": 8, "n_split": 6, "note": 0}
+
+#: The layout of the AID table (svmcore.reporting): :data:`COLUMNS` with their widths,
+#: ``note`` the free-text last column.
+TABLE = Table(
+    [Column(key, head, fmt, _WIDTHS.get(key, 12)) for key, (head, fmt) in COLUMNS.items()]
+)
+
+
+class AIDHistory(History):
     """A list of per-iteration dicts with the keys of :data:`COLUMNS`.
 
     ``t`` iteration; ``n_clusters`` |K^t|; ``r`` aggregation rate |K^t|/n; ``F`` the
@@ -39,53 +46,28 @@ class AIDHistory(list):
     condition; ``iter_time``/``cum_time`` seconds (the initial clustering excluded, as in
     Table 10); ``train_rate`` training accuracy or ``None``; ``backend`` the solver of
     the aggregated problem and ``solver_gap`` its own relative gap (``AggregatedSolution``'s
-    fields; for code); ``note`` solver remarks (for people, not parsed).
+    fields; for code); ``note`` solver remarks (for people, not parsed). Models may add
+    keys of their own (kept in the records, not in the table).
+
+    A :class:`svmcore.reporting.History` with the layout :data:`TABLE`: ``column(key)``
+    gives one key as an array and ``to_table()`` the text that ``verbose`` prints.
 
     Parameters
     ----------
-    iterable : iterable of dict, default=()
+    records : iterable of dict, default=()
         Initial records, as for ``list``.
+    table : svmcore.reporting.Table or None, default=None
+        Another layout for ``to_table`` (None: :data:`TABLE`).
     """
 
-    def column(self, key) -> np.ndarray:
-        """One column as an array (``None`` becomes NaN for numeric columns)."""
-        if key not in COLUMNS:
-            raise KeyError(f"Unknown column {key!r}; expected one of {list(COLUMNS)}.")
-        values = [rec.get(key) for rec in self]
-        if key in _TEXT:
-            return np.array(values, dtype=object)
-        return np.array([np.nan if v is None else v for v in values], dtype=float)
-
-    def to_table(self) -> str:
-        """The history as a fixed-width text table (what ``verbose`` prints row by row)."""
-        lines = [format_header()]
-        lines += [format_row(rec) for rec in self]
-        return "\n".join(lines)
-
-
-def _cell(key, value) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    return COLUMNS[key][1].format(value)
-
-
-_WIDTHS = {"note": 0, "t": 4, "n_clusters": 8, "n_split": 6}
-_TEXT = ("backend", "note")
+    table = TABLE
 
 
 def format_header() -> str:
     """Header line matching :func:`format_row`."""
-    return " ".join(
-        head.rjust(_WIDTHS.get(key, 12)) if key != "note" else head
-        for key, (head, _) in COLUMNS.items()
-    )
+    return TABLE.header()
 
 
 def format_row(record: dict) -> str:
     """One fixed-width line for an iteration record."""
-    return " ".join(
-        _cell(key, record.get(key)).rjust(_WIDTHS.get(key, 12))
-        if key != "note"
-        else _cell(key, record.get(key))
-        for key in COLUMNS
-    )
+    return TABLE.row(record)

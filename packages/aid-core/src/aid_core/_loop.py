@@ -13,10 +13,11 @@ from numbers import Integral
 
 import numpy as np
 
+from svmcore.reporting import TablePrinter
 from svmcore.validation import check_positive_int, check_real
 
 from ._data import DataSource
-from ._history import AIDHistory, format_header, format_row
+from ._history import TABLE, AIDHistory
 from ._protocol import AggregatedSolution, AIDProblem, Evaluation, SolveContext
 
 __all__ = ["STOP_REASONS", "AIDResult", "CertificateWarning", "relative_gap", "run_aid"]
@@ -131,7 +132,8 @@ def run_aid(
         violation triggers a re-solve (``problem.max_attempts``) and then a
         :class:`CertificateWarning`.
     verbose : int, default=0
-        > 0 prints the table header and one line per iteration.
+        > 0 prints the table header and one line per iteration as it ends (the
+        layout of :meth:`AIDHistory.to_table`), then a ``#`` remark with the stop reason.
     progress : bool, default=False
         Show a tqdm progress bar (needs ``tqdm``; without it a warning is issued).
     callback : callable or None, default=None
@@ -176,8 +178,7 @@ def run_aid(
     best = None
     previous = None
     stop_reason = None
-    if verbose:
-        print(format_header(), flush=True)
+    show = TablePrinter(TABLE, enabled=bool(verbose))
     try:
         for t in range(max_iter):
             t0 = clock()
@@ -216,8 +217,7 @@ def run_aid(
                 **evaluation.extra,
             }
             history.append(record)
-            if verbose:
-                print(format_row(record), flush=True)
+            show(record)
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix(gap=f"{gap:.1e}", r=f"{n_before / n:.2%}")
@@ -247,8 +247,7 @@ def run_aid(
             bar.close()
 
     solution, evaluation, final_clusters = best
-    if verbose:
-        print(f"AID stopped: {stop_reason} after {len(history)} iterations, gap {gap:.3e}.")
+    show.remark(f"AID stopped: {stop_reason} after {len(history)} iterations, gap {gap:.3e}.")
     return AIDResult(
         solution=solution,
         evaluation=evaluation,

@@ -24,6 +24,9 @@ chunked
 model_selection
     Cross-validation of semi-supervised estimators: labeled test folds, every unlabeled
     sample in training, and a ``score`` on the labeled samples only.
+reporting
+    Progress reporting of the iterative estimators: the per-iteration table that
+    ``verbose`` prints and the ``history_`` list that reads back the same way.
 numba_config
     The Numba decorators (``jit``, ``jit_parallel``, ``jit_scalar``) and fast-math flags
     every jitted kernel of the monorepo is compiled with.
