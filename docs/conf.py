@@ -87,7 +87,7 @@ def _section(title, module_name, names):
     documented, reexported = names
     lines = [title, "-" * len(title), "", f".. currentmodule:: {module_name}", ""]
     if not documented and not reexported:
-        return [*lines, "Nothing exported yet (filled by later issues).", ""]
+        return [*lines, "This module exports no names yet.", ""]
     if documented:
         lines += [".. autosummary::", "   :toctree: .", ""]
         lines += [f"   {name}" for name in documented] + [""]
