@@ -7,7 +7,7 @@ import pickle
 import numpy as np
 import pytest
 
-from svmcore.reporting import Column, History, Table, TablePrinter, parse_table
+from svmcore.reporting import Column, History, Recorder, Table, TablePrinter, parse_table
 
 TABLE = Table(
     [
@@ -126,3 +126,19 @@ def test_history_pickles_and_copies_with_its_layout():
     for other in (pickle.loads(pickle.dumps(h)), copy.deepcopy(h)):
         assert type(other) is History and other == h and other.table == TABLE
         assert other.to_table() == h.to_table()
+
+
+def test_recorder_stamps_keeps_and_reports_in_order():
+    ticks = iter([10.0, 10.5, 12.0])
+    seen = []
+    log = Recorder(seen.append, clock=lambda: next(ticks))
+    log({"iter": 1})
+    log({"iter": 2})
+    assert log.records == [{"iter": 1, "time": 0.5}, {"iter": 2, "time": 2.0}]
+    assert seen == log.records and seen[0] is log.records[0]
+
+
+def test_recorder_without_report_or_time():
+    log = Recorder(time_key=None)
+    log({"iter": 1})
+    assert log.records == [{"iter": 1}]

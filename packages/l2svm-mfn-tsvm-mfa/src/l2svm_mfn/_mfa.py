@@ -6,6 +6,7 @@ import numpy as np
 from scipy.special import entr, expit, rel_entr
 
 from svmcore.linalg import line_search
+from svmcore.reporting import Recorder
 
 from ._mfn import (
     BIG_EPSILON,
@@ -42,7 +43,8 @@ class MFAResult(NamedTuple):
         Total OPTIMIZE-W calls after the first.
     history : list of dict
         One record per inner iteration: ``T``, ``outer``, ``inner``, ``kl``,
-        ``objective``, ``mfn_iter``, ``p_newton``, ``p_bisect``, ``p_residual``.
+        ``objective``, ``mfn_iter``, ``p_newton``, ``p_bisect``, ``p_residual``,
+        ``time`` (seconds since the call started).
     """
 
     w: np.ndarray
@@ -272,6 +274,7 @@ def mean_field_annealing(
     intercept=True,
     mfn_params=None,
     budget=None,
+    report=None,
 ):
     r"""Mean field annealing for the transductive objective (Table 5).
 
@@ -280,7 +283,9 @@ def mean_field_annealing(
     ``epsilon``; stop lowering :math:`T` when the mean entropy (17) is below
     ``epsilon`` or after ``max_outer`` temperatures. Return the ``w`` with the
     smallest objective (18) seen on the path. With ``budget`` (a
-    :class:`svmcore.solvers.TimeBudget`) no OPTIMIZE-W starts after its deadline.
+    :class:`svmcore.solvers.TimeBudget`) no OPTIMIZE-W starts after its deadline;
+    ``report`` (callable or None) is called with each history record as its inner
+    iteration ends (``verbose``).
 
     Returns
     -------
@@ -297,7 +302,7 @@ def mean_field_annealing(
     )
     best_F = tsvm_objective(w, o, y, labeled, lam, lam_u, sample_weight)
     best_w, best_o = w, o
-    history = []
+    log = Recorder(report)
     T = T0
     n_iter = 0
     outer = 0
@@ -328,7 +333,7 @@ def mean_field_annealing(
             F = tsvm_objective(w, o, y, labeled, lam, lam_u, sample_weight)
             if F < best_F:
                 best_F, best_w, best_o = F, w, o
-            history.append(
+            log(
                 {
                     "T": T,
                     "outer": outer,
@@ -343,4 +348,4 @@ def mean_field_annealing(
             )
         h = _entropy(p)
         T = T / temperature_factor
-    return MFAResult(best_w, best_o, p, best_F, n_iter, history)
+    return MFAResult(best_w, best_o, p, best_F, n_iter, log.records)

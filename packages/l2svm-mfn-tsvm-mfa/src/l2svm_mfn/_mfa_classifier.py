@@ -9,6 +9,7 @@ from svmcore.validation import (
 )
 
 from ._mfa import mean_field_annealing
+from ._report import MFA_TABLE
 from ._semi_base import _SemiSupervisedMixin
 
 __all__ = ["MFAClassifier"]
@@ -72,7 +73,9 @@ class MFAClassifier(_SemiSupervisedMixin):
     n_jobs : int, default=None
         Numba threads.
     verbose : int, default=0
-        Print the annealing history when positive.
+        When positive, print a table as the fit runs: a header, then one line per
+        inner annealing iteration with the columns of ``history_``
+        (``history_.to_table()`` gives the same text afterwards).
 
     Attributes
     ----------
@@ -94,8 +97,13 @@ class MFAClassifier(_SemiSupervisedMixin):
         Smallest objective (18) on the path (that of ``coef_``).
     n_iter_ : int
         Number of OPTIMIZE-W calls in the annealing loops.
-    history_ : list of dict
-        One record per inner iteration (``T``, ``kl``, ``objective``, root-finding stats).
+    history_ : svmcore.reporting.History
+        A list of dicts, one per inner iteration: ``T`` (temperature), ``outer``,
+        ``inner``, ``kl`` (mean KL divergence (16) between successive beliefs),
+        ``objective`` (18), ``mfn_iter`` (OPTIMIZE-W's Newton iterations),
+        ``p_newton``, ``p_bisect`` and ``p_residual`` (OPTIMIZE-P's root finding),
+        ``time`` (seconds since the annealing started). Without unlabeled samples: the
+        records of :class:`MFNClassifier`'s ``history_``.
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -211,7 +219,9 @@ class MFAClassifier(_SemiSupervisedMixin):
     def _set_supervised_extras(self):
         self.beliefs_ = np.empty(0)
 
-    def _solve(self, X, ys, labeled, lam, r, weight, budget):
+    _history_table = MFA_TABLE
+
+    def _solve(self, X, ys, labeled, lam, r, weight, budget, report):
         res = mean_field_annealing(
             X,
             ys,
@@ -228,10 +238,8 @@ class MFAClassifier(_SemiSupervisedMixin):
             intercept=self.fit_intercept,
             mfn_params=self._mfn_params(),
             budget=budget,
+            report=report,
         )
-        if self.verbose:
-            for rec in res.history:
-                print(f"[MFA] {rec}")
         self.beliefs_ = res.p
         labels = np.where(labeled, ys, np.where(res.outputs > 0, 1.0, -1.0))
         return res.w, labels, res.objective, res.history, res.n_iter

@@ -5,6 +5,7 @@ from typing import NamedTuple
 import numpy as np
 
 from svmcore.linalg import RowProducts, cgls, jacobi_preconditioner, line_search
+from svmcore.reporting import Recorder
 
 __all__ = ["MFNResult", "l2svm_mfn", "squared_hinge_objective"]
 
@@ -34,7 +35,7 @@ class MFNResult(NamedTuple):
     history : list of dict
         One record per Newton iteration: ``iter``, ``cg_iter``, ``cg_converged``,
         ``n_active``, ``delta`` (None for the final or tolerance-switch iteration),
-        ``objective`` (after the step).
+        ``objective`` (after the step), ``time`` (seconds since the call started).
     """
 
     w: np.ndarray
@@ -112,6 +113,7 @@ def l2svm_mfn(
     preconditioner=None,
     rel_tol=RELATIVE_STOP,
     budget=None,
+    report=None,
 ):
     r"""Minimize the weighted squared-hinge objective by L2-SVM-MFN (Table 1).
 
@@ -147,6 +149,9 @@ def l2svm_mfn(
     budget : svmcore.solvers.TimeBudget, default=None
         The fit's time limit: no Newton iteration starts after its deadline (the
         current ``w`` is returned with ``converged=False``).
+    report : callable or None, default=None
+        Called with each history record as the iteration ends (what ``verbose``
+        prints through :class:`svmcore.reporting.TablePrinter`).
 
     Returns
     -------
@@ -173,7 +178,8 @@ def l2svm_mfn(
         o = ops.matvec(w, np.arange(n, dtype=np.intp)) if outputs0 is None else outputs0.copy()
         epsilon, cg_cap = tol, cg_max_iter
 
-    history = []
+    log = Recorder(report)
+    history = log.records
     n_cg_iter = 0
     converged = False
     n_iter = 0
@@ -207,11 +213,11 @@ def l2svm_mfn(
             if epsilon == BIG_EPSILON and tol < BIG_EPSILON:
                 epsilon = tol
                 record["objective"] = squared_hinge_objective(w, o, y, cost, lam)
-                history.append(record)
+                log(record)
                 continue
             w, o = w_bar, o_bar
             record["objective"] = squared_hinge_objective(w, o, y, cost, lam)
-            history.append(record)
+            log(record)
             converged = True
             break
         delta = line_search(w, w_bar, lam, o, o_bar, y, cost)
@@ -220,7 +226,7 @@ def l2svm_mfn(
         record["delta"] = delta
         previous, objective = objective, squared_hinge_objective(w, o, y, cost, lam)
         record["objective"] = objective
-        history.append(record)
+        log(record)
         if abs(objective - previous) < rel_tol * abs(previous):
             converged = True
             break

@@ -8,6 +8,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
 
 from svmcore import numba_threads
+from svmcore.reporting import History, TablePrinter
 from svmcore.validation import (
     StrOptions,
     check_classification_targets,
@@ -17,6 +18,7 @@ from svmcore.validation import (
 
 from ._base import LinearSVMLinMixin
 from ._mfn import l2svm_mfn, squared_hinge_objective
+from ._report import MFN_TABLE
 
 __all__ = ["MFNClassifier"]
 
@@ -63,7 +65,9 @@ class MFNClassifier(LinearSVMLinMixin):
     n_jobs : int, default=None
         Numba threads for the matrix-vector products (None keeps the current setting).
     verbose : int, default=0
-        Print one line per Newton iteration when positive.
+        When positive, print a table as the fit runs: a header, then one line per
+        Newton iteration with the columns of ``history_`` (``history_.to_table()``
+        gives the same text afterwards).
 
     Attributes
     ----------
@@ -86,10 +90,11 @@ class MFNClassifier(LinearSVMLinMixin):
         Newton iterations (maximum over one-vs-rest problems).
     n_cg_iter_ : int
         Total CGLS iterations.
-    history_ : list of dict
-        Per Newton iteration of every problem: ``class`` (the positive class of that
-        problem), ``iter``, ``cg_iter``, ``cg_converged``, ``n_active``, ``delta``,
-        ``objective``.
+    history_ : svmcore.reporting.History
+        A list of dicts, one per Newton iteration of every problem: ``class`` (the
+        positive class of that problem), ``iter``, ``cg_iter``, ``cg_converged``,
+        ``n_active``, ``delta``, ``objective``, ``time`` (seconds since that problem's
+        solve started); ``history_.column(key)`` is one key as an array.
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -228,7 +233,9 @@ class MFNClassifier(LinearSVMLinMixin):
             and np.array_equal(getattr(self, "classes_", None), classes)
         ):
             old = np.hstack([np.ldexp(self.coef_, scale_exp), self.intercept_[:, None]])
-        coefs, objectives, n_iters, n_cg, history = [], [], [], 0, []
+        coefs, objectives, n_iters, n_cg = [], [], [], 0
+        history = History(table=MFN_TABLE)
+        show = TablePrinter(MFN_TABLE, enabled=bool(self.verbose))
         budget = self._budget()
         with numba_threads(self.n_jobs):
             for k, positive in enumerate(problems):
@@ -249,10 +256,8 @@ class MFNClassifier(LinearSVMLinMixin):
                     cg_max_iter=self.cg_max_iter,
                     preconditioner=self.preconditioner,
                     budget=budget,
+                    report=lambda rec, c=positive: show({"class": c, **rec}),
                 )
-                if self.verbose:
-                    for rec in res.history:
-                        print(f"[MFN] class {positive!r}: {rec}")
                 if not res.converged and not budget.exhausted:
                     warnings.warn(
                         f"L2-SVM-MFN did not meet its optimality conditions within "
@@ -261,7 +266,7 @@ class MFNClassifier(LinearSVMLinMixin):
                         ConvergenceWarning,
                         stacklevel=2,
                     )
-                history += [{"class": positive, **rec} for rec in res.history]
+                history.extend({"class": positive, **rec} for rec in res.history)
                 coefs.append(res.w)
                 objectives.append(squared_hinge_objective(res.w, res.outputs, y_signed, cost, lam))
                 n_iters.append(res.n_iter)

@@ -9,6 +9,7 @@ import scipy.sparse as sp
 
 from svmcore import numba_threads
 from svmcore.model_selection import SemiSupervisedScoreMixin
+from svmcore.reporting import History, TablePrinter
 from svmcore.validation import (
     Interval,
     check_sample_weight,
@@ -18,6 +19,7 @@ from svmcore.validation import (
 
 from ._base import LinearSVMLinMixin
 from ._mfn import l2svm_mfn
+from ._report import MFN_TABLE
 from ._tsvm import tsvm_objective
 
 __all__: list[str] = []
@@ -80,6 +82,9 @@ class _SemiSupervisedMixin(SemiSupervisedScoreMixin, LinearSVMLinMixin):
             r = float((ys[labeled] > 0).mean())
         self.positive_fraction_ = r
         budget = self._budget()
+        # Without unlabeled samples the fit is one L2-SVM-MFN: MFN's table.
+        table = self._history_table if unlabeled.any() else MFN_TABLE
+        show = TablePrinter(table, enabled=bool(self.verbose))
         with numba_threads(self.n_jobs):
             if not unlabeled.any():
                 # Nothing to transduce: the supervised problem with costs 1/l.
@@ -90,6 +95,7 @@ class _SemiSupervisedMixin(SemiSupervisedScoreMixin, LinearSVMLinMixin):
                     lam,
                     intercept=self.fit_intercept,
                     budget=budget,
+                    report=show,
                     **self._mfn_params(),
                 )
                 w, labels, history, n_iter = res.w, ys, res.history, res.n_iter
@@ -97,14 +103,14 @@ class _SemiSupervisedMixin(SemiSupervisedScoreMixin, LinearSVMLinMixin):
                 self._set_supervised_extras()
             else:
                 w, labels, objective, history, n_iter = self._solve(
-                    X, ys, labeled, lam, r, weight, budget
+                    X, ys, labeled, lam, r, weight, budget, show
                 )
         self.classes_ = classes
         self.coef_ = np.ascontiguousarray(np.ldexp(w[:n_features], -scale_exp)).reshape(1, -1)
         self.intercept_ = np.array([w[n_features] if self.fit_intercept else 0.0])
         self.transduction_ = classes[(labels > 0).astype(int)]
         self.objective_ = objective
-        self.history_ = history
+        self.history_ = History(history, table=table)
         self.n_iter_ = n_iter
         self._warn_if_stopped(budget)
         return self

@@ -5,6 +5,7 @@ from typing import NamedTuple
 import numpy as np
 
 from svmcore.linalg import select
+from svmcore.reporting import Recorder
 
 from ._mfn import l2svm_mfn, squared_hinge_objective
 
@@ -40,7 +41,8 @@ class TSVMResult(NamedTuple):
         ``switched`` (pairs switched before it; 0 for a Loop-1 retraining),
         ``objective_before`` (objective at the previous ``w`` with the labels before
         switching), ``objective_switched`` (same ``w``, switched labels),
-        ``objective`` (after retraining), ``mfn_iter``, ``converged``.
+        ``objective`` (after retraining), ``mfn_iter``, ``converged``, ``time``
+        (seconds since the call started).
     """
 
     w: np.ndarray
@@ -163,6 +165,7 @@ def transductive_mfn(
     intercept=True,
     mfn_params=None,
     budget=None,
+    report=None,
 ):
     r"""Transductive L2-SVM-MFN (Table 4) with multiple switching.
 
@@ -193,6 +196,8 @@ def transductive_mfn(
     budget : svmcore.solvers.TimeBudget, default=None
         The fit's time limit: no retraining or switching pass starts after its
         deadline; the current ``w`` and labels are returned.
+    report : callable or None, default=None
+        Called with each history record as its retraining ends (``verbose``).
 
     Returns
     -------
@@ -222,7 +227,7 @@ def transductive_mfn(
         c[unl] = weight[unl] * lam_u_ / n_u
         return squared_hinge_objective(w_, o_, labels_, c, lam)
 
-    history = []
+    log = Recorder(report)
     n_mfn, n_switched = 1, 0
     lam_hat = min(anneal_start, lam_u)
     last_round = lam_hat >= lam_u
@@ -241,7 +246,7 @@ def transductive_mfn(
         )
         seed = res.w
         n_mfn += 1
-        history.append(
+        log(
             {
                 "lam_u": lam_hat,
                 "switched": 0,
@@ -268,7 +273,7 @@ def transductive_mfn(
             n_mfn += 1
             w, o = res.w, res.outputs
             seed = w
-            history.append(
+            log(
                 {
                     "lam_u": lam_hat,
                     "switched": s,
@@ -284,4 +289,5 @@ def transductive_mfn(
         lam_hat = anneal_factor * lam_hat
         if lam_hat >= lam_u:
             lam_hat, last_round = lam_u, True
-    return TSVMResult(w, o, y_hat, objective(w, o, y_hat, lam_u), n_mfn, n_switched, history)
+    final = objective(w, o, y_hat, lam_u)
+    return TSVMResult(w, o, y_hat, final, n_mfn, n_switched, log.records)

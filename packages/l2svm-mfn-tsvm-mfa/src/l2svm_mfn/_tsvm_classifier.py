@@ -9,6 +9,7 @@ from svmcore.validation import (
     Interval,
 )
 
+from ._report import TSVM_TABLE
 from ._semi_base import _SemiSupervisedMixin
 from ._tsvm import transductive_mfn
 
@@ -72,7 +73,9 @@ class TSVMClassifier(_SemiSupervisedMixin):
     n_jobs : int, default=None
         Numba threads.
     verbose : int, default=0
-        Print the retraining history when positive.
+        When positive, print a table as the fit runs: a header, then one line per
+        L2-SVM-MFN retraining with the columns of ``history_``
+        (``history_.to_table()`` gives the same text afterwards).
 
     Attributes
     ----------
@@ -95,8 +98,14 @@ class TSVMClassifier(_SemiSupervisedMixin):
         Number of L2-SVM-MFN calls.
     n_switched_ : int
         Label pairs switched in total.
-    history_ : list of dict
-        One record per retraining (see :func:`l2svm_mfn._tsvm.transductive_mfn`).
+    history_ : svmcore.reporting.History
+        A list of dicts, one per L2-SVM-MFN retraining: ``lam_u`` (the current
+        :math:`\hat\lambda'`), ``switched`` (label pairs switched before it; 0 for a
+        Loop-1 retraining), ``objective_before`` and ``objective_switched`` (the
+        objective at the previous ``w`` before and after switching), ``objective``
+        (after retraining), ``mfn_iter``, ``converged``, ``time`` (seconds since the
+        transductive loop started). Without unlabeled samples: the records of
+        :class:`MFNClassifier`'s ``history_`` (one per Newton iteration).
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -204,7 +213,9 @@ class TSVMClassifier(_SemiSupervisedMixin):
     def _set_supervised_extras(self):
         self.n_switched_ = 0
 
-    def _solve(self, X, ys, labeled, lam, r, weight, budget):
+    _history_table = TSVM_TABLE
+
+    def _solve(self, X, ys, labeled, lam, r, weight, budget, report):
         res = transductive_mfn(
             X,
             ys,
@@ -219,10 +230,8 @@ class TSVMClassifier(_SemiSupervisedMixin):
             intercept=self.fit_intercept,
             mfn_params=self._mfn_params(),
             budget=budget,
+            report=report,
         )
-        if self.verbose:
-            for rec in res.history:
-                print(f"[TSVM] {rec}")
         if not budget.exhausted and not all(rec["converged"] for rec in res.history):
             warnings.warn(
                 "Some L2-SVM-MFN retrainings hit max_iter before meeting their optimality "
