@@ -212,7 +212,7 @@ def test_fit_survives_a_worker_killed_mid_run(cluster, tmp_path, Estimator):
 
     with distributed.Client(cluster) as client:
         est = Estimator(random_state=0, gap_tol=0.0, callback=arm).fit(dX, y)
-        client.wait_for_workers(2, timeout=60)
+        client.wait_for_workers(2, timeout=180)
     assert killed and pathlib.Path(trap + ".sprung").exists()  # a worker really died
     assert_same_run(ref, est)
 
@@ -235,5 +235,5 @@ def test_unrecoverable_cluster_raises_and_leaves_estimator_unfitted(cluster, tmp
                 est.fit(dX, y)
         finally:
             client.run_on_scheduler(_set_allowed_failures, previous)
-        client.wait_for_workers(2, timeout=60)
+        client.wait_for_workers(2, timeout=180)
     assert not hasattr(est, "coef_")

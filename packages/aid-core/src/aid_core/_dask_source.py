@@ -17,10 +17,11 @@ __all__ = ["DaskSource"]
 class DaskSource(DataSource):
     """The rows of Dask arrays, read by tasks on the workers (``pip install aid-core[dask]``).
 
-    :meth:`map_rows` and :meth:`reduce_blocks` run one task per row chunk on the current
-    ``distributed.Client`` (or Dask's local scheduler): the function goes to the data and
-    only its per-row result or its sum comes back. Per-row results (residuals, cluster
-    labels) are O(n) numbers on the caller; the rows themselves never are.
+    :meth:`map_rows`, :meth:`map_blocks` and :meth:`reduce_blocks` run one task per row
+    chunk on the current ``distributed.Client`` (or Dask's local scheduler): the function
+    goes to the data and only its per-row result or its sum comes back. Per-row results
+    (cluster labels, one-byte optimality codes) are O(n) numbers on the caller; the rows
+    themselves never are.
 
     Parameters
     ----------
@@ -58,6 +59,9 @@ class DaskSource(DataSource):
     def map_rows(self, fn: Callable[[Block], np.ndarray]) -> np.ndarray:
         parts = self.rows.map(functools.partial(_on_block, fn))
         return np.concatenate([np.asarray(p) for p in parts])
+
+    def map_blocks(self, fn: Callable, *per_row: np.ndarray) -> list:
+        return self.rows.map(functools.partial(_on_block, fn), *per_row)
 
     def reduce_blocks(self, fn: Callable, *per_row: np.ndarray):
         return self.rows.reduce(functools.partial(_on_block, fn), *per_row)

@@ -109,6 +109,17 @@ class DataSource(ABC):
         """
         return np.concatenate([np.asarray(fn(block)) for block in self.blocks()])
 
+    def map_blocks(self, fn: Callable, *per_row: np.ndarray) -> list:
+        """``[fn(block, *(a[block rows] for a in per_row)) for block in blocks()]``.
+
+        For per-block results that are neither one per row nor summed: a compact per-row
+        code together with a partial sum, so that only those travel (:class:`DaskSource`).
+        The same rules as :meth:`map_rows` apply to ``fn``.
+        """
+        return [
+            fn(block, *(a[block.start : block.stop] for a in per_row)) for block in self.blocks()
+        ]
+
     def reduce_blocks(self, fn: Callable, *per_row: np.ndarray):
         """Sum ``fn(block, *(a[block rows] for a in per_row))`` over all blocks.
 

@@ -158,17 +158,20 @@ class _LADProblem(AIDProblem):
         beta = solution.params
 
         def residual(block):
+            # Per row one byte (sign of r, and whether r is zero up to round-off) and per
+            # block one partial sum: what travels back from a Dask worker.
             pred = self._predict(block.X, beta)
             r = block.y - pred
-            tol = _ZERO_RTOL * (np.abs(block.y) + np.abs(pred))
-            return np.column_stack([r, tol])
+            free = np.abs(r) <= _ZERO_RTOL * (np.abs(block.y) + np.abs(pred))
+            code = (r > 0).astype(np.int8) + 2 * free.astype(np.int8)
+            return code, float(block.weights @ np.abs(r))
 
-        r, tol = data.map_rows(residual).T
-        w = data.weights()
+        parts = data.map_blocks(residual)
+        code = np.concatenate([c for c, _ in parts])
         return Evaluation(
-            objective=float(w @ np.abs(r)),
-            key=(r > 0).astype(np.int8),
-            free=np.abs(r) <= tol,
+            objective=float(sum(e for _, e in parts)),
+            key=code & 1,
+            free=code >= 2,
         )
 
 

@@ -439,22 +439,33 @@ class _SVCProblem(AIDProblem):
         p, C = solution.params, self.est.C
         if "KM" in p:
             scores = p["KM"] @ p["v"] + p["b"]
+            parts = [_margin_code(scores, data.targets(), data.weights())]
             norm2 = p["norm2"]
         else:
             w, b = p["w"], p["b"]
-            scores = data.map_rows(lambda blk: np.asarray(blk.X @ w).ravel() + b)
+            # Per row one byte and per block two partial sums travel back from a worker.
+            parts = data.map_blocks(
+                lambda blk: _margin_code(np.asarray(blk.X @ w).ravel() + b, blk.y, blk.weights)
+            )
             norm2 = float(w @ w)
-        y = data.targets()
-        s = data.weights()
-        margin = 1.0 - y * scores
-        E = 0.5 * norm2 + C * float(s @ np.maximum(margin, 0.0))
-        acc = float(np.mean(np.where(scores > 0, 1.0, -1.0) == y))
+        code = np.concatenate([c for c, _, _ in parts])
+        hinge = sum(h for _, h, _ in parts)
+        correct = sum(k for _, _, k in parts)
         return Evaluation(
-            objective=E,
-            key=(margin > 0).astype(np.int8),
-            free=np.abs(margin) <= _ZERO_RTOL * (1.0 + np.abs(scores)),
-            score=acc,
+            objective=0.5 * norm2 + C * float(hinge),
+            key=code & 1,
+            free=code >= 2,
+            score=float(correct) / code.size,
         )
+
+
+def _margin_code(scores, y, s):
+    """``(code, sum s_i hinge_i, correct)``: code bit 0 = margin > 0, bit 1 = on the margin."""
+    margin = 1.0 - y * scores
+    free = np.abs(margin) <= _ZERO_RTOL * (1.0 + np.abs(scores))
+    code = (margin > 0).astype(np.int8) + 2 * free.astype(np.int8)
+    correct = int(np.count_nonzero(np.where(scores > 0, 1.0, -1.0) == y))
+    return code, float(s @ np.maximum(margin, 0.0)), correct
 
 
 def _gap(res):

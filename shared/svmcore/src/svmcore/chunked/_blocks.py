@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
@@ -55,6 +56,7 @@ class RowBlocks:
         import dask
 
         tasks = []
+        per_row = [_compact(a) for a in per_row]
         for i in range(len(self.row_chunks)) if chunks is None else chunks:
             lo, hi = self.starts[i], self.starts[i + 1]
             slices = [np.ascontiguousarray(a[lo:hi]) for a in per_row]
@@ -79,11 +81,11 @@ class RowBlocks:
         Returns
         -------
         list
-            One result per chunk, in row order.
+            One result per chunk, in row order. On a ``distributed`` cluster each result
+        moves to the caller as soon as its task ends, so the workers never hold all of
+        them at once (per-row results of every chunk can exceed their memory).
         """
-        import dask
-
-        return list(dask.compute(*self._tasks(fn, per_row)))
+        return _compute_streaming(self._tasks(fn, per_row))
 
     def reduce(self, fn: Callable, *per_row: np.ndarray):
         """Sum of ``fn`` over the chunks (as :meth:`map`), added pairwise on the workers.
@@ -122,6 +124,51 @@ class RowBlocks:
         for i in range(len(self.row_chunks)):
             parts = self._tasks(_identity, (), [i])[0]
             yield parts.compute()
+
+
+def _compact(a):
+    """int64 per-row arrays (cluster labels) travel as int32 when their values fit."""
+    a = np.asarray(a)
+    if a.dtype == np.int64 and a.size and -(2**31) <= a.min() and a.max() < 2**31:
+        return a.astype(np.int32)
+    return a
+
+
+def _current_client():
+    """The ``distributed.Client`` dask.compute would use, or None (never imports it)."""
+    if "distributed" not in sys.modules:
+        return None
+    from distributed import default_client
+
+    try:
+        return default_client()
+    except ValueError:
+        return None
+
+
+def _compute_streaming(tasks) -> list:
+    """``dask.compute(*tasks)``, gathering each result when it is ready on a cluster."""
+    client = _current_client()
+    if client is None or _scheduler_overridden():
+        import dask
+
+        return list(dask.compute(*tasks))
+    from distributed import as_completed
+
+    futures = client.compute(tasks)
+    where = {f.key: i for i, f in enumerate(futures)}
+    results = [None] * len(futures)
+    for future, result in as_completed(futures, with_results=True):
+        results[where[future.key]] = result
+        future.release()
+    return results
+
+
+def _scheduler_overridden() -> bool:
+    """Whether ``dask.config`` names a scheduler other than the distributed client."""
+    import dask
+
+    return dask.config.get("scheduler", None) not in (None, "dask.distributed", "distributed")
 
 
 def _parts_of(arr, n_chunks) -> list:
