@@ -11,8 +11,10 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 
 from svmcore.kernels import resolve_gamma
+from svmcore.reporting import History, TablePrinter
 from svmcore.validation import Interval, StrOptions, validate_data
 
+from ._report import history_table
 from ._samples import ArraySamples
 from ._variable_decomposition import fit_lp_svr
 
@@ -124,8 +126,8 @@ class _LPSVRParams(BaseEstimator):
             raise ValueError(f"B_max must be >= B0 ({B0}), got {self.B_max}.")
         return B0
 
-    def _fit_one(self, X, d, sample_weight, kernel_params, B0, budget):
-        """Fit one LP-SVR on (X, d) within ``budget``.
+    def _fit_one(self, X, d, sample_weight, kernel_params, B0, budget, report=None):
+        """Fit one LP-SVR on (X, d) within ``budget``; ``report`` as in ``_fit_samples``.
 
         Returns the decomposition's FitResult, the indices of the samples it was fitted
         on (nonzero weight; zero-weight samples have no cost and no role) and their store.
@@ -133,10 +135,17 @@ class _LPSVRParams(BaseEstimator):
         keep = sample_weight > 0
         cost = 2.0 * float(self.C) * sample_weight[keep]
         samples = ArraySamples(X[keep], d[keep], cost)
-        return self._fit_samples(samples, kernel_params, B0, budget), np.flatnonzero(keep), samples
+        res = self._fit_samples(samples, kernel_params, B0, budget, report)
+        return res, np.flatnonzero(keep), samples
 
-    def _fit_samples(self, samples, kernel_params, B0, budget):
-        """Fit one LP-SVR on a sample store (:mod:`lpsvr._samples`); returns the FitResult."""
+    def _fit_samples(self, samples, kernel_params, B0, budget, report=None):
+        """Fit one LP-SVR on a sample store (:mod:`lpsvr._samples`); returns the FitResult.
+
+        ``report`` receives each history record; None: ``verbose``'s table of this
+        estimator's decomposition.
+        """
+        if report is None:
+            report = TablePrinter(history_table(self.decomposition), enabled=bool(self.verbose))
         res = fit_lp_svr(
             samples,
             None,
@@ -156,7 +165,7 @@ class _LPSVRParams(BaseEstimator):
             budget=budget,
             random_state=self.random_state,
             n_jobs=self._threads(),
-            verbose=self.verbose,
+            report=report,
         )
         if budget.exhausted and not res.converged:
             warnings.warn(
@@ -184,7 +193,7 @@ class _LPSVRParams(BaseEstimator):
         self.kkt_residuals_ = res.kkt
         self.saturated_support_ = original(res.saturated)
         self.exact_support_ = original(res.exact)
-        self.history_ = res.history
+        self.history_ = History(res.history, table=history_table(self.decomposition))
         self.block_objectives_ = res.block_objectives
         self.converged_ = res.converged
         self.n_iter_ = res.n_iter

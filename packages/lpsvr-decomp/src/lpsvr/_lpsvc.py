@@ -6,6 +6,7 @@ largest regression output."""
 import numpy as np
 from sklearn.base import ClassifierMixin
 
+from svmcore.reporting import History, TablePrinter
 from svmcore.solvers import TimeBudget
 from svmcore.validation import (
     check_classification_targets,
@@ -17,6 +18,7 @@ from svmcore.validation import (
 
 from ._base import _LPSVRParams
 from ._lpsvr import LPSVR
+from ._report import history_table
 
 __all__ = ["LPSVC"]
 
@@ -76,7 +78,9 @@ class LPSVC(ClassifierMixin, _LPSVRParams):
         Numba threads for kernel evaluations: None keeps Numba's current count (all
         cores unless set otherwise), a positive int caps it, -1 all.
     verbose : int, default=0
-        Print one line per outer iteration.
+        When positive, print a table as the fit runs: a header, then one line per
+        outer iteration (round, for "row_column") of every regressor, with the columns
+        of ``history_`` (``history_.to_table()`` gives the same text afterwards).
 
     Attributes
     ----------
@@ -89,6 +93,9 @@ class LPSVC(ClassifierMixin, _LPSVRParams):
         the fit; the regressors after that are then the zero function).
     n_iter_ : int
         Largest number of outer iterations among the regressors.
+    history_ : svmcore.reporting.History
+        The regressors' ``history_`` records in order, each with ``class`` (the class
+        that regressor separates from the rest; ``classes_[1]`` for two classes).
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -158,13 +165,21 @@ class LPSVC(ClassifierMixin, _LPSVRParams):
         kernel_params = self._kernel_params(X)
         positives = [1] if self.classes_.size == 2 else range(self.classes_.size)
         self.estimators_ = []
+        table = history_table(self.decomposition, per_class=True)
+        show = TablePrinter(table, enabled=bool(self.verbose))
+        self.history_ = History(table=table)
         for k in positives:
             target = np.where(y_idx == k, 1.0, -1.0)
             reg = LPSVR(**self.get_params())
-            res, kept, samples = reg._fit_one(X, target, sw, kernel_params, B0, budget)
+
+            def report(record, c=self.classes_[k]):
+                show({"class": c, **record})
+
+            res, kept, samples = reg._fit_one(X, target, sw, kernel_params, B0, budget, report)
             reg._set_fitted(samples.X, res, kept, kernel_params)
             reg.n_features_in_ = X.shape[1]
             self.estimators_.append(reg)
+            self.history_.extend({"class": self.classes_[k], **r} for r in reg.history_)
         self.n_iter_ = max(reg.n_iter_ for reg in self.estimators_)
         self.converged_ = all(reg.converged_ for reg in self.estimators_)
         return self

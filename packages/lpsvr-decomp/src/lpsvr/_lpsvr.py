@@ -107,7 +107,9 @@ class LPSVR(RegressorMixin, _LPSVRParams):
         Numba threads for kernel evaluations: None keeps Numba's current count (all
         cores unless set otherwise), a positive int caps it, -1 all.
     verbose : int, default=0
-        Print one line per outer iteration.
+        When positive, print a table as the fit runs: a header, then one line per
+        outer iteration (per round, for "row_column") with the columns of
+        ``history_`` (``history_.to_table()`` gives the same text afterwards).
 
     Attributes
     ----------
@@ -129,13 +131,15 @@ class LPSVR(RegressorMixin, _LPSVRParams):
         :math:`|d - f| > \\epsilon`).
     exact_support_ : ndarray of int
         Indices of the exact support vectors (on the tube's edge).
-    history_ : list of dict
-        One record per outer iteration: working-set size, sub-LP and full
-        objectives, number of KKT violators, largest violation, number of
-        permanent indices, cumulative time. For "row_column": one record per
-        round (also of the subsample levels) with ``n_samples``,
-        ``working_set_size`` (columns), ``n_rows``, ``sub_objective``,
-        ``objective``, ``step`` and ``n_added``.
+    history_ : svmcore.reporting.History
+        A list of dicts, one per outer iteration ("none": one): ``iteration``,
+        ``working_set_size`` (|B|), ``sub_objective`` (working-set LP) and
+        ``objective`` (full LP), ``n_violators`` (KKT violators), ``max_violation``,
+        ``n_permanent`` (permanent indices), ``time`` (cumulative seconds). For
+        "row_column": one per round (also of the subsample levels) with
+        ``iteration``, ``n_samples`` (the level's size), ``working_set_size``
+        (columns |P|), ``n_rows`` (|R|), ``sub_objective``, ``objective``, ``step``,
+        ``n_added`` and ``time``.
     block_objectives_ : list of list of float
         For "full": the block-LP optima of Algorithm 3 per outer iteration.
     converged_ : bool

@@ -126,7 +126,7 @@ def fit_row_column(
     budget=None,
     random_state=None,
     n_jobs=None,
-    verbose=0,
+    report=None,
     price_size=1000,
     max_add_columns=100,
     coarsen=4,
@@ -160,6 +160,7 @@ def fit_row_column(
     deadline passes, the last round's solution is returned with
     ``converged=False`` (before the first round: the subsample solution,
     alpha = 0 on the other samples, or the zero function). The caller warns.
+    ``report`` (callable or None) is called with each round's history record.
     """
     samples = as_samples(X, d, cost)
     N = samples.n
@@ -174,7 +175,7 @@ def fit_row_column(
         lp_tol=lp_tol,
         budget=budget,
         n_jobs=n_jobs,
-        verbose=verbose,
+        report=report,
         price_size=price_size,
         max_add_columns=max_add_columns,
         coarsen=coarsen,
@@ -283,11 +284,8 @@ def fit_row_column(
                 "time": time.perf_counter() - t0,
             }
         )
-        if verbose:
-            print(  # noqa: T201 - verbose progress, as scikit-learn's estimators do
-                f"[LPSVR] N={N} round {it}: |P|={lp.cols.size} |R|={lp.row_sample.size} "
-                f"LP={fun:.8g} full={objective:.8g} {step}: +{added}"
-            )
+        if report is not None:
+            report(history[-1])
         if added == 0:
             converged = True
             break

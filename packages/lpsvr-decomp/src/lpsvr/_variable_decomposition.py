@@ -59,7 +59,7 @@ def fit_lp_svr(
     budget=None,
     random_state=None,
     n_jobs=None,
-    verbose=0,
+    report=None,
 ):
     """Train the corrected LP-SVR on (X, d) with per-sample xi costs ``cost = 2 C s``.
 
@@ -77,6 +77,9 @@ def fit_lp_svr(
     passes the fit stops with its current solution (alpha = 0 outside the
     working set, xi reconstructed: feasible, not proven optimal; the zero
     function if no sub-LP finished) and ``converged=False``; the caller warns.
+
+    ``report`` (callable or None) is called with each history record as it is made
+    (the estimators' ``verbose`` table).
     """
     budget = TimeBudget() if budget is None else budget
     samples = as_samples(X, d, cost)
@@ -95,7 +98,7 @@ def fit_lp_svr(
             budget=budget,
             random_state=random_state,
             n_jobs=n_jobs,
-            verbose=verbose,
+            report=report,
         )
     rng = np.random.default_rng(random_state)
     sub_kw = dict(method=method, lp_tol=lp_tol)
@@ -110,6 +113,8 @@ def fit_lp_svr(
             return at(zero, 0.0, zero, zero)
         res = at(sol.alpha, sol.b, sol.mu, sol.nu, converged=True, n_iter=1)
         res.history = [_record(0, N, sol.fun, res.objective, 0, 0.0, 0, 0.0)]
+        if report is not None:
+            report(res.history[0])
         return res
 
     B_max = N if B_max is None else min(B_max, N)
@@ -186,11 +191,8 @@ def fit_lp_svr(
                 time.perf_counter() - t0,
             )
         )
-        if verbose:
-            print(  # noqa: T201 - verbose progress, as scikit-learn's estimators do
-                f"[LPSVR] iter {it}: |B|={B.size} sub-LP={sol.fun:.6g} "
-                f"full={full_objective:.6g} violators={n_violators}"
-            )
+        if report is not None:
+            report(history[-1])
         if budget.exhausted:
             break  # Algorithm 3 stopped by the deadline: sol is not optimal on B
         if n_violators == 0:
