@@ -11,6 +11,7 @@ import collections
 import hashlib
 import threading
 import time
+from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -19,6 +20,7 @@ from ._derive import derive_rs, every_row
 
 __all__ = [
     "CacheInfo",
+    "Derived",
     "RepresentativeCache",
     "cached_representatives",
     "clear_representative_cache",
@@ -26,6 +28,20 @@ __all__ = [
 ]
 
 CacheInfo = collections.namedtuple("CacheInfo", ["hits", "misses", "size", "maxsize"])
+
+
+class Derived(NamedTuple):
+    """A representative set as AESVC keeps it (and the cache stores it): O(M) memory.
+
+    ``indices`` and ``beta`` as in :class:`RepresentativeSet`; ``fallback`` when every row
+    is kept (DeriveRS skipped or stopped by its probe); ``n_groups`` DeriveRS's groups
+    (None when it did not finish).
+    """
+
+    indices: np.ndarray
+    beta: np.ndarray
+    fallback: bool
+    n_groups: int | None
 
 
 def _digest(*arrays):
@@ -113,9 +129,9 @@ def cached_representatives(X, y, sample_weight, params, *, reuse, skip, n_jobs):
 
     Returns
     -------
-    result : tuple
-        ``((indices, beta), fallback)``: every row with its weight and ``fallback=True``
-        when DeriveRS was skipped or stopped by its probe.
+    result : Derived
+        The representatives' ``indices`` and ``beta``; every row with its weight and
+        ``fallback=True`` when DeriveRS was skipped or stopped by its probe.
     reused : bool
         Whether the set came from the cache.
     seconds : float
@@ -125,14 +141,14 @@ def cached_representatives(X, y, sample_weight, params, *, reuse, skip, n_jobs):
     cached = CACHE.get(key) if key is not None else None
     if cached is not None:
         return cached, True, 0.0
-    everything = (every_row(X.shape[0], sample_weight), True)
+    everything = Derived(*every_row(X.shape[0], sample_weight), fallback=True, n_groups=None)
     if skip:
         return everything, False, 0.0
     start = time.perf_counter()
     rs = derive_rs(X, y, sample_weight=sample_weight, n_jobs=n_jobs, **params)
     elapsed = time.perf_counter() - start
     # Not reducible (rs None): every sample, weighted by its sample weight.
-    result = everything if rs is None else ((rs.indices, rs.beta), False)
+    result = everything if rs is None else Derived(rs.indices, rs.beta, False, rs.n_groups)
     CACHE.put(key, result)
     return result, False, elapsed
 

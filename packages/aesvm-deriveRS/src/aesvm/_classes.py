@@ -9,6 +9,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 from svmcore.chunked import is_dask_collection
 from svmcore.kernels import kernel_diag, kernel_matvec, resolve_gamma
+from svmcore.reporting import History, TablePrinter
 from svmcore.solvers import fit_weighted_svm
 from svmcore.validation import (
     Interval,
@@ -23,6 +24,7 @@ from svmcore.validation import (
 from ._cache import cached_representatives
 from ._dask import fit_dask, lazy_on_dask
 from ._derive import _check_derive_params
+from ._report import AESVC_TABLE
 
 __all__ = ["AESVC"]
 
@@ -103,6 +105,10 @@ class AESVC(ClassifierMixin, BaseEstimator):
         first (the paper's "Random+FLS").
     n_jobs : int, default=None
         Numba threads of DeriveRS and of the kernel products in prediction.
+    verbose : int, default=0
+        When positive, print a table as the fit runs: a header, a line when DeriveRS
+        ends, then one line per pairwise SVM, with the columns of ``history_``
+        (``history_.to_table()`` gives the same text afterwards).
 
     Attributes
     ----------
@@ -141,6 +147,15 @@ class AESVC(ClassifierMixin, BaseEstimator):
         Seconds spent in DeriveRS (0 when reused).
     svm_time_ : float
         Seconds spent training the weighted SVMs.
+    history_ : svmcore.reporting.History
+        A list of dicts, one per phase. First DeriveRS: ``phase="derive"``,
+        ``n_samples`` (training rows), ``n_groups`` (DeriveRS's groups; None when it did
+        not run or was stopped by its probe, and on Dask input), ``n_representatives``
+        (M), ``fallback``, ``reused`` (from the cache) and ``time`` (``derive_time_``).
+        Then one per pairwise SVM: ``phase="svm"``, ``pair`` (its two classes,
+        positive second), ``n_samples`` (its representatives), ``n_iter`` (libsvm's
+        iterations), ``n_support`` (its support vectors), ``objective`` (NaN unless
+        ``compute_objective``) and ``time`` (seconds).
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -229,6 +244,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         "fallback_fraction": [None, Interval(Real, 0.0, 1.0, closed="right")],
         "random_state": ["random_state"],
         "n_jobs": [None, Integral],
+        "verbose": ["verbose"],
     }
 
     def __init__(
@@ -252,6 +268,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         fallback_fraction=0.6,
         random_state=None,
         n_jobs=None,
+        verbose=0,
     ):
         self.C = C
         self.kernel = kernel
@@ -271,6 +288,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         self.fallback_fraction = fallback_fraction
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     def _kernel_params(self):
         return {
@@ -354,16 +372,34 @@ class AESVC(ClassifierMixin, BaseEstimator):
             skip=self._skips_derive(X.shape[0]),
             n_jobs=self.n_jobs,
         )
-        (rep, beta), fallback = result
-        return self._fit_representatives(X if fallback else X[rep], rep, y_enc[rep], beta, fallback)
+        rep, beta, fallback = result.indices, result.beta, result.fallback
+        X_rep = X if fallback else X[rep]
+        derive = {"n_samples": X.shape[0], "n_groups": result.n_groups}
+        return self._fit_representatives(X_rep, rep, y_enc[rep], beta, fallback, derive)
 
-    def _fit_representatives(self, X_rep, rep, rep_labels, beta, fallback):
+    def _fit_representatives(self, X_rep, rep, rep_labels, beta, fallback, derive=None):
         """Train the pairwise weighted SVMs on the representatives and set the model.
 
         ``X_rep`` holds the rows ``rep`` of the training data (in that order), with
         labels ``rep_labels`` (indices into ``classes_``) and weights ``beta``; both the
-        in-memory and the Dask path end here.
+        in-memory and the Dask path end here, after setting ``derive_time_`` and
+        ``representatives_reused_``. ``derive``: ``n_samples`` and ``n_groups`` of the
+        DeriveRS record of ``history_`` (None: unknown).
         """
+        show = TablePrinter(AESVC_TABLE, enabled=bool(self.verbose))
+        self.history_ = History(table=AESVC_TABLE)
+        record = {
+            "phase": "derive",
+            "n_samples": None,
+            "n_groups": None,
+            **(derive or {}),
+            "n_representatives": int(rep.size),
+            "fallback": bool(fallback),
+            "reused": bool(self.representatives_reused_),
+            "time": self.derive_time_,
+        }
+        self.history_.append(record)
+        show(record)
         self.fallback_ = fallback
         self.representative_indices_ = rep
         self.beta_ = beta
@@ -373,6 +409,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         coefs = np.zeros((len(pairs), rep.size))
         intercepts, objectives, n_iters = [], [], []
         for k, (i, j) in enumerate(pairs):
+            pair_start = time.perf_counter()
             mask = (rep_labels == i) | (rep_labels == j)
             pos = np.flatnonzero(mask)
             y_pair = np.where(rep_labels[pos] == j, 1.0, -1.0)
@@ -392,6 +429,17 @@ class AESVC(ClassifierMixin, BaseEstimator):
             intercepts.append(res.intercept)
             objectives.append(res.objective)
             n_iters.append(res.n_iter)
+            record = {
+                "phase": "svm",
+                "pair": tuple(self.classes_[[i, j]].tolist()),
+                "n_samples": int(pos.size),
+                "n_iter": int(res.n_iter),
+                "n_support": int(np.count_nonzero(res.dual_coef)),
+                "objective": float(res.objective),
+                "time": time.perf_counter() - pair_start,
+            }
+            self.history_.append(record)
+            show(record)
         self.svm_time_ = time.perf_counter() - start
         used = np.flatnonzero((coefs != 0).any(axis=0))
         used = used[np.argsort(rep[used], kind="stable")]  # support_ in row order

@@ -57,7 +57,12 @@ def fit_dask(est, X, y, sample_weight):
     rows, rep, labels, beta, kept_all = zip(*parts, strict=True)
     X_rep = sp.vstack(rows, format="csr") if data.sparse else np.concatenate(rows)
     return est._fit_representatives(
-        X_rep, np.concatenate(rep), np.concatenate(labels), np.concatenate(beta), all(kept_all)
+        X_rep,
+        np.concatenate(rep),
+        np.concatenate(labels),
+        np.concatenate(beta),
+        all(kept_all),
+        derive={"n_samples": blocks.n_samples},
     )
 
 
