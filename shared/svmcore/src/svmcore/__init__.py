@@ -27,6 +27,10 @@ model_selection
 reporting
     Progress reporting of the iterative estimators: the per-iteration table that
     ``verbose`` prints and the ``history_`` list that reads back the same way.
+cli
+    Plumbing of the command-line tools (argument parsing, one-line errors and exit
+    statuses, a closed pipe, svmlight/CSV files, portable ``.npz`` model files), and the
+    LIBSVM-style train/predict pair the packages' console scripts are built from.
 numba_config
     The Numba decorators (``jit``, ``jit_parallel``, ``jit_scalar``) and fast-math flags
     every jitted kernel of the monorepo is compiled with.
