@@ -2,8 +2,10 @@
 
 ``nox -s tests`` runs every package's tests, each in an isolated venv holding only that
 package, its declared dependencies and test extra, and the editable local siblings it
-depends on; then the cross-package integration tests. One package alone:
-``nox -s "tests(package='svmcore')"``.
+depends on; then the cross-package integration tests; then the wheel check
+(``tests(package='wheels')``): every package's sdist and wheel are built, each wheel is
+installed alone in a fresh venv with the sibling wheels it needs, and its README examples
+run there. One package alone: ``nox -s "tests(package='svmcore')"``.
 
 Third-party versions come from the committed lock of the session's Python,
 ``locks/py<X.Y>.txt`` (``uv pip compile`` output, used as constraints), so a fresh machine
@@ -20,6 +22,7 @@ import pathlib
 import shutil
 
 import nox
+from nox.virtualenv import UV
 
 ROOT = pathlib.Path(__file__).parent.resolve()
 
@@ -50,6 +53,10 @@ PACKAGES: dict[str, tuple[str, str, tuple[str, ...]]] = {
 REFERENCE_TOOLS = ["statsmodels>=0.14", "matplotlib>=3.8", "tqdm>=4.60", "packaging>=23"]
 DOCS_TOOLS = ["sphinx>=7", "numpydoc>=1.7", "pydata-sphinx-theme>=0.15"]
 LINT_TOOLS = ["ruff>=0.5"]
+#: Build and check the sdists and wheels (``build``, and the wheel check of ``tests``).
+BUILD_TOOLS = ["build[uv]>=1.2", "twine>=5"]
+#: The code blocks of a document, and the script that runs them (standard library only).
+DOCBLOCKS = ROOT / "integration_tests" / "_docblocks.py"
 
 
 def _lock_file(session: nox.Session) -> pathlib.Path:
@@ -130,29 +137,133 @@ def _integration(session: nox.Session, pins: str = "lock") -> None:
     _run_pytest(session, "integration_tests")
 
 
+def _build_dists(session: nox.Session, dist: pathlib.Path) -> None:
+    """An sdist and a wheel (built from that sdist) of every package, ``twine check``-ed."""
+    # Start empty: a stale artifact (older version, renamed package) must not be checked.
+    shutil.rmtree(dist, ignore_errors=True)
+    for folder, _, _ in PACKAGES.values():
+        # uv builds the isolated build environments (pip took over a minute per package).
+        session.run("python", "-m", "build", "--installer", "uv", "--outdir", str(dist), folder)
+    session.run("twine", "check", "--strict", *map(str, sorted(dist.glob("*"))))
+
+
+def _wheel_file(dist: pathlib.Path, name: str) -> pathlib.Path:
+    """The wheel of distribution ``name`` in ``dist`` (file names are normalized)."""
+    canonical = name.lower().replace("-", "_")
+    found = [w for w in dist.glob("*.whl") if w.name.split("-")[0].lower() == canonical]
+    if len(found) != 1:
+        raise RuntimeError(f"expected one wheel of {name} in {dist}, found {found}")
+    return found[0]
+
+
+def _readme_extras(readme: pathlib.Path) -> list[str]:
+    """The extras that a README's examples name (``<!-- requires: X -->``)."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("_docblocks", DOCBLOCKS)
+    docblocks = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = docblocks  # its dataclass looks the module up there
+    spec.loader.exec_module(docblocks)
+    return sorted({extra for block in docblocks.blocks(readme) for extra in block.requires})
+
+
+def _fresh_venv(session: nox.Session, venv: pathlib.Path) -> pathlib.Path:
+    """A new, empty venv of the session's Python; returns its interpreter."""
+    shutil.rmtree(venv, ignore_errors=True)
+    if _uses_uv(session):
+        python = session.run("python", "-c", "import sys; print(sys.executable)", silent=True)
+        uv_venv = [UV, "venv", "--quiet", "--python", python.strip(), str(venv)]
+        session.run(*uv_venv, external=True)
+    else:
+        session.run("python", "-m", "venv", str(venv))
+    return venv / ("Scripts" if os.name == "nt" else "bin") / "python"
+
+
+def _venv_install(session: nox.Session, python: pathlib.Path, args, pins: str) -> None:
+    if _uses_uv(session):
+        command = [UV, "pip", "install", "--quiet", "--python", str(python)]
+    else:
+        command = [str(python), "-m", "pip", "install", "--quiet"]
+    session.run(*command, *args, *_constraints(session, pins), external=True)
+
+
+def _wheels(session: nox.Session, pins: str = "lock") -> None:
+    """Each package's wheel alone in a fresh venv, where its README examples must run.
+
+    The sdist and wheel of every package are built (the wheel from the sdist, so a file
+    missing from the sdist fails here). Then, per package, a new venv receives only its
+    wheel and the wheels of the local siblings it depends on; every other distribution
+    comes from the index through its declared requirements, pinned by the lock. The
+    README's Python blocks run there, from a scratch directory, except those marked
+    ``<!-- requires: EXTRA -->``; those run after the named extras are installed (the
+    whole README again, in order).
+    """
+    session.install(*BUILD_TOOLS, *_constraints(session, pins))
+    tmp = pathlib.Path(session.create_tmp()).resolve()
+    dist = tmp / "dist"
+    _build_dists(session, dist)
+    for name, (folder, _, local_deps) in PACKAGES.items():
+        session.log(f"wheel check: {name}")
+        venv = tmp / f"wheel-{name}"
+        python = _fresh_venv(session, venv)
+        siblings = [str(_wheel_file(dist, dep)) for dep in local_deps]
+        wheel = _wheel_file(dist, name)
+        _venv_install(session, python, [str(wheel), *siblings], pins)
+        # the packages come from the venv (not the checkout) at the checkout's versions
+        imports = [PACKAGES[n][1] for n in (*local_deps, name)]
+        session.run(
+            str(python),
+            "-c",
+            "import importlib, pathlib, sys; venv = pathlib.Path(sys.prefix).resolve()\n"
+            f"for name in {imports!r}:\n"
+            "    path = pathlib.Path(importlib.import_module(name).__file__).resolve()\n"
+            "    assert path.is_relative_to(venv), f'{name} imported from {path}'",
+            external=True,
+        )
+        if _uses_uv(session):
+            check = [UV, "pip", "check", "--quiet", "--python", str(python)]
+            session.run(*check, external=True)
+        readme = ROOT / folder / "README.md"
+        env = {"NUMBA_CACHE_DIR": str(ROOT / ".nox" / ".numba_cache" / session.name / name)}
+        workdir = tmp / f"run-{name}"
+        shutil.rmtree(workdir, ignore_errors=True)
+        workdir.mkdir()
+        with session.chdir(workdir):
+            run = [str(python), str(DOCBLOCKS)]
+            session.run(*run, "--no-extras", str(readme), env=env, external=True)
+            extras = _readme_extras(readme)
+            if extras:
+                with_extras = f"{name}[{','.join(extras)}] @ {wheel.as_uri()}"
+                _venv_install(session, python, [with_extras, *siblings], pins)
+                session.run(*run, str(readme), env=env, external=True)
+
+
 def _tests(session: nox.Session, package: str, pins: str) -> None:
     if package == "integration":
         _integration(session, pins)
+    elif package == "wheels":
+        _wheels(session, pins)
     else:
         _package_tests(session, package, pins)
 
 
 @nox.session(python=PYTHON)
-@nox.parametrize("package", [*PACKAGES, "integration"])
+@nox.parametrize("package", [*PACKAGES, "integration", "wheels"])
 def tests(session: nox.Session, package: str) -> None:
     """Each package's tests in its own venv, then the integration tests (locked versions)."""
     _tests(session, package, "lock")
 
 
 @nox.session(python=PYTHON)
-@nox.parametrize("package", [*PACKAGES, "integration"])
+@nox.parametrize("package", [*PACKAGES, "integration", "wheels"])
 def tests_latest(session: nox.Session, package: str) -> None:
     """The same tests against the newest releases on the index (no lock): drift shows here."""
     _tests(session, package, "latest")
 
 
 @nox.session(python=SUPPORTED_PYTHONS[0])
-@nox.parametrize("package", [*PACKAGES, "integration"])
+@nox.parametrize("package", [*PACKAGES, "integration", "wheels"])
 def tests_minimum(session: nox.Session, package: str) -> None:
     """The same tests against the lowest versions the packages declare."""
     _tests(session, package, "minimum")
@@ -285,14 +396,8 @@ def _head_commit(session: nox.Session) -> str:
 @nox.session(python=PYTHON)
 def build(session: nox.Session) -> None:
     """Build an sdist and a wheel of every package and run ``twine check`` on them."""
-    session.install("build[uv]>=1.2", "twine>=5")
-    dist = ROOT / "dist"
-    # Start empty: a stale artifact (older version, renamed package) must not be checked.
-    shutil.rmtree(dist, ignore_errors=True)
-    for folder, _, _ in PACKAGES.values():
-        # uv builds the isolated build environments (pip took over a minute per package).
-        session.run("python", "-m", "build", "--installer", "uv", "--outdir", str(dist), folder)
-    session.run("twine", "check", "--strict", *map(str, dist.glob("*")))
+    session.install(*BUILD_TOOLS)
+    _build_dists(session, ROOT / "dist")
 
 
 @nox.session(python=PYTHON)
