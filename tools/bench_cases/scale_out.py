@@ -8,8 +8,7 @@ one plain ``X.sum(axis=0).compute()`` pass over the same chunks (``ratio`` = fit
 (passes x plain pass); issue 18's target is <= 3). The value column gives the passes
 (chunk reads / chunks, from the scheduler's task stream, low-level task fusion off
 so that every read is a task), seconds per plain pass, the
-peak RSS of each worker during the fit (VmHWM, reset after an untimed warm-up fit on
-restarted workers), the driver's
+peak RSS of each worker during the fit (VmHWM, reset after an untimed warm-up fit), the driver's
 RSS growth during the fit, and the in-memory fit's time where the data fit in memory.
 
 Sizes: quick (n = 1M and 4M, in memory too; a few minutes) and full (adds the
@@ -130,8 +129,7 @@ def _reads(tasks, X):
 
 
 def _fit(client, make, X, y, warm):
-    client.restart()
-    make().fit(*warm)  # imports and Numba's cache loads on the fresh workers, untimed
+    make().fit(*warm)  # imports and Numba's cache loads on the workers, untimed
     client.run(_reset_peak)
     # Without low-level fusion every chunk read is its own task, so the stream counts them.
     with (
