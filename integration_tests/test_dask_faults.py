@@ -10,16 +10,15 @@ one, and when the cluster may not retry (``allowed_failures = 0``) with
 
 import os
 
+import dask
+import dask.array as da
+import distributed
 import numpy as np
 import pytest
 
 from aesvm import AESVC
 from aid_models import AIDSVC, AIDLADRegressor
 from lpsvr import LPSVR
-
-da = pytest.importorskip("dask.array")
-distributed = pytest.importorskip("distributed")
-dask = pytest.importorskip("dask")
 
 N, CHUNK = 4000, 1000
 N_CHUNKS = N // CHUNK

@@ -4,6 +4,7 @@ import pickle
 import subprocess
 import sys
 
+import dask.array as da
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -15,8 +16,6 @@ import aesvm._classes
 from aesvm import AESVC, derive_rs
 from svmcore.chunked import is_dask_collection
 from svmcore.kernels import resolve_gamma
-
-da = pytest.importorskip("dask.array")
 
 PAPER = {"epsilon": 1e-3, "fallback_fraction": None, "reuse_representatives": False}
 SMALL = {"group_size": 50, "subset_size": 200}
@@ -188,7 +187,8 @@ def test_fitted_model_is_numpy_and_picklable():
 
 
 def test_distributed_cluster_matches_local_scheduler():
-    distributed = pytest.importorskip("distributed")
+    import distributed
+
     X, y = moons(900)
     est = AESVC(**PAPER, **SMALL, random_state=0)
     local = est.fit(chunked(X, 300), y)

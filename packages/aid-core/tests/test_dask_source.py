@@ -3,6 +3,7 @@
 import subprocess
 import sys
 
+import dask.array as da
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -12,8 +13,6 @@ from hypothesis import strategies as st
 
 from aid_core import ArraySource, DaskSource, as_data_source, cluster_sums, run_aid
 from svmcore.chunked import check_dask_data
-
-da = pytest.importorskip("dask.array")
 
 
 def _sources(X, y, w, chunk):

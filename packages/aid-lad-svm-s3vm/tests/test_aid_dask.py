@@ -7,14 +7,13 @@ plain NumPy fitted attributes. A worker killed mid-fit: integration_tests/test_d
 
 import pickle
 
+import dask.array as da
+import distributed
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
 from aid_models import AIDSVC, AIDLADRegressor
-
-da = pytest.importorskip("dask.array")
-distributed = pytest.importorskip("distributed")
 
 RTOL = 1e-9
 COLUMNS = ("n_clusters", "F", "E", "lower_bound", "n_split")

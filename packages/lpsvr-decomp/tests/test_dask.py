@@ -4,6 +4,7 @@ import pickle
 import subprocess
 import sys
 
+import dask.array as da
 import numpy as np
 import pytest
 from sklearn.exceptions import NotFittedError
@@ -12,8 +13,6 @@ import lpsvr._dask
 from lpsvr import LPSVR
 from svmcore.chunked import is_dask_collection
 from svmcore.datasets import make_noisy_sinc
-
-da = pytest.importorskip("dask.array")
 
 #: The LP objectives agree far inside HiGHS's tolerances (1e-7): the iterates are the
 #: same; only sums over chunks are added in another order, and gamma="scale" comes
@@ -125,7 +124,8 @@ def test_fitted_model_is_numpy_and_picklable():
 
 
 def test_distributed_cluster_matches_local_scheduler():
-    distributed = pytest.importorskip("distributed")
+    import distributed
+
     X, y = make_noisy_sinc(1500, noise=0.1, random_state=3)
     local = LPSVR(random_state=0).fit(chunked(X, 500), chunked(y, 500))
     with (

@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+import dask
+import dask.array as da
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -17,9 +19,6 @@ from svmcore.chunked import (
     map_predict,
     tree_sum,
 )
-
-da = pytest.importorskip("dask.array")
-dask = pytest.importorskip("dask")
 
 
 @settings(max_examples=30, deadline=None)
