@@ -12,6 +12,7 @@ import textwrap
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
 
 from svmcore.cli import (
@@ -257,6 +258,36 @@ def test_model_round_trip_with_sparse_and_json_attributes(tmp_path):
     with np.load(path, allow_pickle=False) as f:
         assert json.loads(str(f["header"]))["format_version"] == MODEL_FORMAT_VERSION
         np.testing.assert_array_equal(f["attr.coef_"], est.coef_)
+
+
+class _Ensemble(RegressorMixin, BaseEstimator):
+    """A regressor holding fitted estimators, as LPSVC holds one LPSVR per class."""
+
+    def __init__(self, alphas=(0.1, 10.0)):
+        self.alphas = alphas
+
+    def fit(self, X, y):
+        self.estimators_ = [Ridge(alpha=a).fit(X, y) for a in self.alphas]
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def predict(self, X):
+        return np.mean([est.predict(X) for est in self.estimators_], axis=0)
+
+
+def test_model_round_trip_of_nested_estimators(tmp_path):
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((20, 3))
+    est = _Ensemble().fit(X, X[:, 0] - X[:, 2])
+    attrs = {_Ensemble: ["estimators_", "n_features_in_"], Ridge: ["coef_", "intercept_"]}
+    save_model(tmp_path / "m", est, attrs)
+    back = load_model(tmp_path / "m", [_Ensemble, Ridge])
+    assert [type(e) for e in back.estimators_] == [Ridge, Ridge]
+    np.testing.assert_array_equal(back.predict(X), est.predict(X))
+    with pytest.raises(CLIError, match="holds a .*Ridge model"):
+        load_model(tmp_path / "m", [_Ensemble])  # the nested class must be accepted too
+    with pytest.raises(TypeError, match="no attribute list for Ridge"):
+        save_model(tmp_path / "n", est, {_Ensemble: ["estimators_"]})
 
 
 def test_save_model_refuses_what_it_cannot_store(tmp_path):

@@ -53,6 +53,52 @@ def _package_version(cls):
     return getattr(module, "__version__", None)
 
 
+def _is_estimator(value):
+    return hasattr(value, "get_params") and hasattr(value, "fit")
+
+
+def _names_for(attributes, cls):
+    """The attribute names to store for an estimator of class ``cls``."""
+    if isinstance(attributes, dict):
+        if cls not in attributes:
+            raise TypeError(f"no attribute list for {cls.__name__} in the model's description")
+        return attributes[cls]
+    return attributes
+
+
+def _encode(estimator, attributes, prefix, arrays):
+    """The header entry of ``estimator``; its arrays go into ``arrays`` under ``prefix``."""
+    cls = type(estimator)
+    described = {}
+    for name in _names_for(attributes, cls):
+        if not hasattr(estimator, name):
+            raise ValueError(f"{cls.__name__} has no attribute {name!r} to save")
+        value = getattr(estimator, name)
+        key = f"{prefix}{name}"
+        if sp.issparse(value):
+            value = sp.csr_matrix(value)
+            for part in ("data", "indices", "indptr"):
+                arrays[f"{key}.{part}"] = getattr(value, part)
+            described[name] = {"kind": "csr", "shape": list(value.shape)}
+        elif isinstance(value, np.ndarray):
+            if value.dtype.hasobject:
+                raise TypeError(f"{name}: arrays of Python objects cannot be stored")
+            arrays[key] = value
+            described[name] = {"kind": "array"}
+        elif isinstance(value, (list, tuple)) and value and all(map(_is_estimator, value)):
+            items = [
+                _encode(item, attributes, f"{key}.{i}.", arrays) for i, item in enumerate(value)
+            ]
+            described[name] = {"kind": "estimators", "items": items}
+        else:
+            described[name] = {"kind": "value", "value": _json_value(value, name)}
+    return {
+        "estimator": _estimator_name(cls),
+        "params": _json_value(estimator.get_params(deep=False), "params"),
+        "attributes": described,
+    }
+
+
 def save_model(path, estimator, attributes, *, info=None):
     """Write a fitted estimator to a portable model file (``.npz``, no pickle).
 
@@ -63,11 +109,14 @@ def save_model(path, estimator, attributes, *, info=None):
         atomically.
     estimator : estimator
         A fitted scikit-learn style estimator.
-    attributes : sequence of str
+    attributes : sequence of str or dict
         The fitted attributes to store: what ``predict``/``decision_function``
-        read, plus any worth keeping (e.g. ``objective_``). Each must be a NumPy
-        array (not of object dtype), a SciPy sparse matrix (stored as CSR), or a
-        JSON-able value (None, bool, int, float, str, and lists/dicts of these).
+        read, plus any worth keeping (e.g. ``objective_``); a dict maps estimator
+        classes to their names, for estimators holding others (a list of fitted
+        estimators, e.g. one per class, is stored item by item). Each value must be a
+        NumPy array (not of object dtype), a SciPy sparse matrix (stored as CSR), a
+        non-empty list of estimators, or a JSON-able value (None, bool, int, float,
+        str, and lists/dicts of these).
     info : dict, default=None
         Free JSON-able details kept in the header (e.g. the command line).
 
@@ -79,10 +128,13 @@ def save_model(path, estimator, attributes, *, info=None):
       (``"svmcore-model"``), ``format_version`` (1), ``estimator`` (e.g.
       ``"aesvm.AESVC"``), ``package_version`` and ``svmcore_version``, ``params``
       (``get_params(deep=False)``), ``attributes`` (per name: ``{"kind": "value",
-      "value": ...}``, ``{"kind": "array"}`` or ``{"kind": "csr", "shape": [n, d]}``)
-      and ``info``;
-    - ``attr.<name>`` for each array attribute, and ``attr.<name>.data``,
-      ``attr.<name>.indices``, ``attr.<name>.indptr`` for each sparse one.
+      "value": ...}``, ``{"kind": "array"}``, ``{"kind": "csr", "shape": [n, d]}`` or
+      ``{"kind": "estimators", "items": [...]}``, each item an object with its own
+      ``estimator``, ``params`` and ``attributes``) and ``info``;
+    - ``attr.<name>`` for each array attribute, ``attr.<name>.data``,
+      ``attr.<name>.indices``, ``attr.<name>.indptr`` for each sparse one, and
+      ``attr.<name>.<i>.<attribute>`` for the arrays of item ``i`` of a list of
+      estimators.
 
     Read it back with :func:`load_model`, or by hand with
     ``np.load(path, allow_pickle=False)`` and ``json.loads(str(f["header"]))``.
@@ -101,34 +153,16 @@ def save_model(path, estimator, attributes, *, info=None):
     """
     import svmcore
 
-    cls = type(estimator)
     arrays = {}
-    described = {}
-    for name in attributes:
-        if not hasattr(estimator, name):
-            raise ValueError(f"{cls.__name__} has no attribute {name!r} to save")
-        value = getattr(estimator, name)
-        if sp.issparse(value):
-            value = sp.csr_matrix(value)
-            arrays[f"{_PREFIX}{name}.data"] = value.data
-            arrays[f"{_PREFIX}{name}.indices"] = value.indices
-            arrays[f"{_PREFIX}{name}.indptr"] = value.indptr
-            described[name] = {"kind": "csr", "shape": list(value.shape)}
-        elif isinstance(value, np.ndarray):
-            if value.dtype.hasobject:
-                raise TypeError(f"{name}: arrays of Python objects cannot be stored")
-            arrays[f"{_PREFIX}{name}"] = value
-            described[name] = {"kind": "array"}
-        else:
-            described[name] = {"kind": "value", "value": _json_value(value, name)}
+    entry = _encode(estimator, attributes, _PREFIX, arrays)
     header = {
         "format": MODEL_FORMAT,
         "format_version": MODEL_FORMAT_VERSION,
-        "estimator": _estimator_name(cls),
-        "package_version": _package_version(cls),
+        "estimator": entry["estimator"],
+        "package_version": _package_version(type(estimator)),
         "svmcore_version": svmcore.__version__,
-        "params": _json_value(estimator.get_params(deep=False), "params"),
-        "attributes": described,
+        "params": entry["params"],
+        "attributes": entry["attributes"],
         "info": _json_value(info or {}, "info"),
     }
     arrays[_HEADER] = np.array(json.dumps(header, indent=1))
@@ -194,6 +228,36 @@ def read_model_header(path):
     return header
 
 
+def _decode(entry, accepted, archive, prefix, path):
+    """Rebuild the estimator of header ``entry`` (arrays under ``prefix``)."""
+    name = entry.get("estimator")
+    if name not in accepted:
+        raise CLIError(f"{path}: holds a {name} model; expected {' or '.join(sorted(accepted))}")
+    try:
+        estimator = accepted[name](**entry.get("params", {}))
+    except TypeError as exc:
+        raise CLIError(f"{path}: parameters this version of {name} does not know: {exc}") from None
+    for attr, spec in entry.get("attributes", {}).items():
+        key = f"{prefix}{attr}"
+        kind = spec["kind"]
+        if kind == "value":
+            value = spec["value"]
+        elif kind == "array":
+            value = archive[key]
+        elif kind == "csr":
+            parts = tuple(archive[f"{key}.{part}"] for part in ("data", "indices", "indptr"))
+            value = sp.csr_matrix(parts, shape=tuple(spec["shape"]))
+        elif kind == "estimators":
+            value = [
+                _decode(item, accepted, archive, f"{key}.{i}.", path)
+                for i, item in enumerate(spec["items"])
+            ]
+        else:
+            raise KeyError(kind)
+        setattr(estimator, attr, value)
+    return estimator
+
+
 def load_model(path, estimators):
     """Rebuild a fitted estimator from a model file written by :func:`save_model`.
 
@@ -202,8 +266,9 @@ def load_model(path, estimators):
     path : str or path-like
         The model file.
     estimators : sequence of type
-        The estimator classes the caller accepts; the file's ``estimator`` must name
-        one of them (nothing else is imported or constructed).
+        The estimator classes the caller accepts, those of estimators nested in the
+        model included; the file's ``estimator`` entries must name them (nothing
+        else is imported or constructed).
 
     Returns
     -------
@@ -218,39 +283,11 @@ def load_model(path, estimators):
     """
     archive, header = _open(path)
     path = os.fspath(path)
+    accepted = {_estimator_name(cls): cls for cls in estimators}
     with archive:
-        accepted = {_estimator_name(cls): cls for cls in estimators}
-        name = header.get("estimator")
-        if name not in accepted:
-            raise CLIError(
-                f"{path}: holds a {name} model; expected {' or '.join(sorted(accepted))}"
-            )
-        cls = accepted[name]
         try:
-            estimator = cls(**header.get("params", {}))
-        except TypeError as exc:
-            raise CLIError(
-                f"{path}: parameters this version of {name} does not know "
-                f"(written by version {header.get('package_version')}): {exc}"
-            ) from None
-        try:
-            for attr, spec in header.get("attributes", {}).items():
-                kind = spec["kind"]
-                if kind == "value":
-                    value = spec["value"]
-                elif kind == "array":
-                    value = archive[f"{_PREFIX}{attr}"]
-                elif kind == "csr":
-                    value = sp.csr_matrix(
-                        tuple(
-                            archive[f"{_PREFIX}{attr}.{part}"]
-                            for part in ("data", "indices", "indptr")
-                        ),
-                        shape=tuple(spec["shape"]),
-                    )
-                else:
-                    raise KeyError(kind)
-                setattr(estimator, attr, value)
+            return _decode(header, accepted, archive, _PREFIX, path)
         except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, CLIError):
+                raise
             raise CLIError(f"{path}: damaged model file ({type(exc).__name__}: {exc})") from None
-    return estimator

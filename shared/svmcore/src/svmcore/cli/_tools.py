@@ -79,8 +79,8 @@ def train_tool(
     build : callable
         ``build(args) -> estimator``, the unfitted estimator for the parsed options.
     attributes : dict
-        Estimator class -> names of the fitted attributes to save (see
-        :func:`save_model`).
+        Estimator class -> names of the fitted attributes to save, for the built
+        estimator's class and those of estimators it holds (see :func:`save_model`).
     summary : callable, default=None
         ``summary(estimator) -> str``, one line printed after fitting.
     epilog : str, default=None
@@ -106,8 +106,7 @@ def train_tool(
         args = parser.parse_args(argv)
         X, y = read_data(args.training_set_file, **data_options(args))
         estimator = build(args)
-        names = attributes.get(type(estimator))
-        if names is None:
+        if type(estimator) not in attributes:
             raise TypeError(f"no attribute list for {type(estimator).__name__}")
         X = _fit_input(estimator, X)
         _fit_reporting_warnings(prog, estimator, X, y, args.quiet)
@@ -115,7 +114,7 @@ def train_tool(
         save_model(
             model_file,
             estimator,
-            names,
+            attributes,
             info={
                 "tool": prog,
                 "arguments": list(sys.argv[1:] if argv is None else argv),
