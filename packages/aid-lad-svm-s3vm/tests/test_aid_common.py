@@ -9,6 +9,7 @@ ESTIMATORS = [
     AIDSVC(random_state=0),
     AIDSVC(kernel="rbf", random_state=0),
     AIDSVC(solver="libsvm", random_state=0),  # the paper's backend (not the default)
+    AIDSVC(solver="liblinear", random_state=0),
 ]
 
 _LAD_FEW_SAMPLES = (
@@ -24,6 +25,14 @@ _KERNEL_GAP = (
     "the fit is certified to gap_tol (1e-4 relative in objective); weighted and "
     "repeated data take different AID paths, and the check compares decision "
     "functions at rtol=1e-7."
+)
+_LIBLINEAR_CSR = (
+    "solver='liblinear' on CSR input: X is not centred (to stay sparse), so liblinear "
+    "regularizes the bias and its aggregated answers are accepted at a relative gap "
+    "near 2e-3 (the first iterations' target is 1e-2); weighted and repeated data take "
+    "different AID paths and both stop on the optimality condition with decision values "
+    "2e-4 apart, within the certified gap, not rtol=1e-7. On dense input liblinear's "
+    "gap plateaus above the target, those solves switch to libsvm and the check passes."
 )
 _WEIGHT_CHECKS = (
     "check_sample_weight_equivalence_on_dense_data",
@@ -41,6 +50,8 @@ def _expected_failed_checks(estimator):
     # aggregated solve with an exact KKT polish: the weighted and repeated fits agree.
     if estimator.solver == "dcd":
         return dict.fromkeys(_WEIGHT_CHECKS, _DCD_GAP)
+    if estimator.solver == "liblinear":
+        return {_WEIGHT_CHECKS[1]: _LIBLINEAR_CSR}
     return {}
 
 
