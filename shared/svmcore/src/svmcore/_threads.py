@@ -1,13 +1,19 @@
 """Map scikit-learn's ``n_jobs`` convention onto Numba's thread count and thread pools."""
 
+from __future__ import annotations
+
 import contextlib
 import numbers
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 import numba
 
+_T = TypeVar("_T")
 
-def effective_n_threads(n_jobs):
+
+def effective_n_threads(n_jobs: int | None) -> int:
     """Number of Numba threads that ``n_jobs`` asks for.
 
     Parameters
@@ -35,7 +41,7 @@ def effective_n_threads(n_jobs):
 
 
 @contextlib.contextmanager
-def numba_threads(n_jobs):
+def numba_threads(n_jobs: int | None) -> Iterator[None]:
     """Run the body with Numba's thread count set from ``n_jobs``, then restore it.
 
     Parameters
@@ -62,7 +68,7 @@ def numba_threads(n_jobs):
         numba.set_num_threads(previous)
 
 
-def thread_map(func, n_items, n_jobs):
+def thread_map(func: Callable[[int], _T], n_items: int, n_jobs: int | None) -> list[_T]:
     """``[func(0), ..., func(n_items - 1)]``, on ``effective_n_threads(n_jobs)`` threads.
 
     For calls into serial ``nogil`` Numba kernels on independent pieces of work (one

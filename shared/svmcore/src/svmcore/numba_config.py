@@ -13,7 +13,11 @@ dominant start-up cost of the test suites, so we cache those too (a deviation fr
 the stumpy/pynndescent habit of not caching parallel kernels, which predates it).
 """
 
+from __future__ import annotations
+
 import functools
+from collections.abc import Callable
+from typing import Any
 
 import numba
 
@@ -27,7 +31,7 @@ FASTMATH = frozenset({"nsz", "arcp", "contract", "afn", "reassoc"})
 FASTMATH_SCALAR = FASTMATH - {"reassoc"}
 
 
-def _cached_njit(**defaults):
+def _cached_njit(**defaults: Any) -> Callable[..., Any]:
     """``numba.njit`` with ``cache=True``, falling back to an in-memory compile.
 
     Numba looks for a writable cache directory (``NUMBA_CACHE_DIR``, then
@@ -37,7 +41,7 @@ def _cached_njit(**defaults):
     memory each process instead of failing to import.
     """
 
-    def decorate(func=None, **options):
+    def decorate(func: Callable[..., Any] | None = None, **options: Any) -> Any:
         if func is None:  # used as @jit(inline="always")
             return functools.partial(decorate, **options)
         options = {**defaults, **options}

@@ -1,8 +1,13 @@
 """Cluster bookkeeping: labels, sizes, per-cluster sums and means, O(n) splits."""
 
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
 import scipy.sparse as sp
 
+from ..typing import ArrayLike, MatrixLike
 from ..validation import check_float_array, check_indices
 from ._sums import group_sums
 
@@ -69,7 +74,7 @@ class Clusters:
     ([2, 0, 1, 1, 3], [0, 1])
     """
 
-    def __init__(self, labels):
+    def __init__(self, labels: ArrayLike) -> None:
         labels, n_clusters = _compact(_as_labels(labels, "labels"))
         labels.flags.writeable = False
         self.labels = labels
@@ -77,15 +82,16 @@ class Clusters:
         self.n_samples = labels.size
         self.sizes = np.bincount(labels, minlength=n_clusters)
         self.sizes.flags.writeable = False
-        self._order = None
+        self._order: np.ndarray | None = None
+        self._starts = np.zeros(0, dtype=np.intp)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Clusters(n_samples={self.n_samples}, n_clusters={self.n_clusters})"
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.n_clusters
 
-    def indicator(self):
+    def indicator(self) -> Any:
         """Membership matrix ``E`` (CSR, ``n x K``): ``E[i, k] = 1`` iff ``i`` in ``C_k``."""
         n = self.n_samples
         return sp.csr_matrix(
@@ -104,7 +110,7 @@ class Clusters:
             )
         return X
 
-    def sums(self, X):
+    def sums(self, X: MatrixLike) -> Any:
         """Per-cluster sums ``sum_{i in C_k} x_i``.
 
         Parameters
@@ -127,7 +133,7 @@ class Clusters:
             return group_sums(X, self.labels, self.n_clusters).astype(X.dtype, copy=False)
         return (self.indicator().astype(X.dtype).T.tocsr() @ X).tocsr()
 
-    def means(self, X):
+    def means(self, X: MatrixLike) -> Any:
         """Per-cluster means (the AID paper's aggregated data ``x_k^t``); see :meth:`sums`."""
         S = self.sums(X)
         inv = (1.0 / self.sizes).astype(S.dtype)
@@ -135,7 +141,7 @@ class Clusters:
             return sp.diags(inv).tocsr() @ S
         return S * (inv if S.ndim == 1 else inv[:, None])
 
-    def members(self, k):
+    def members(self, k: int) -> np.ndarray:
         """Indices of the samples in cluster ``k`` (ascending)."""
         k = int(check_indices(np.array([k]), "k", self.n_clusters)[0])
         if self._order is None:
@@ -143,7 +149,9 @@ class Clusters:
             self._starts = np.concatenate([[0], np.cumsum(self.sizes)])
         return self._order[self._starts[k] : self._starts[k + 1]]
 
-    def split(self, key, clusters=None):
+    def split(
+        self, key: ArrayLike, clusters: ArrayLike | None = None
+    ) -> tuple[Clusters, np.ndarray]:
         """Split clusters by an integer per-sample key (AID's declustering).
 
         Parameters

@@ -1,10 +1,13 @@
 """One k-means iteration on a low-dimensional projection (the AID paper's initial clustering)."""
 
+from __future__ import annotations
+
 import numpy as np
 from numba import prange
 from scipy.spatial import cKDTree
 
 from ..numba_config import jit_parallel
+from ..typing import ArrayLike, RandomStateLike
 from ..validation import check_float_array, check_positive_int
 
 __all__ = ["kmeans_one_iteration"]
@@ -69,7 +72,13 @@ def _initial_centres(Z, n_clusters, random_state):
     return Z[rng.choice(Z.shape[0], size=n_clusters, replace=False)]
 
 
-def kmeans_one_iteration(Z, n_clusters, *, init=None, random_state=None):
+def kmeans_one_iteration(
+    Z: ArrayLike,
+    n_clusters: int,
+    *,
+    init: ArrayLike | None = None,
+    random_state: RandomStateLike = None,
+) -> np.ndarray:
     """Cluster a low-dimensional projection with a single k-means (Lloyd) iteration.
 
     Steps: initial centres; assign every point to its nearest centre; move each

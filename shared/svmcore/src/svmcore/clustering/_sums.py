@@ -1,8 +1,11 @@
 """Weighted per-group row sums of a dense matrix (the aggregation pass of AID)."""
 
+from __future__ import annotations
+
 import numpy as np
 
 from ..numba_config import jit
+from ..typing import ArrayLike
 from ..validation import check_float_array
 
 __all__ = ["group_sums"]
@@ -19,7 +22,9 @@ def _add_rows(X, labels, weights, out):
             out[k, j] += wi * X[i, j]
 
 
-def group_sums(X, labels, n_groups, weights=None):
+def group_sums(
+    X: ArrayLike, labels: ArrayLike, n_groups: int, weights: ArrayLike | None = None
+) -> np.ndarray:
     """Per-group weighted sums ``out[k] = sum_{i: labels_i = k} w_i x_i`` (float64).
 
     One pass over the rows in a serial Numba kernel: scattered row writes into a

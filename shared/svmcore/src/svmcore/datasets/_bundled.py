@@ -1,5 +1,9 @@
 """Real data that ships inside scikit-learn (never downloaded)."""
 
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
 from sklearn import datasets as _skd
 
@@ -15,7 +19,7 @@ BUNDLED_DATASETS = {
 }
 
 
-def load_bundled(name, *, dtype=np.float64):
+def load_bundled(name: str, *, dtype: Any = np.float64) -> tuple[np.ndarray, np.ndarray]:
     """Load one of scikit-learn's bundled data sets as ``(X, y)``.
 
     Parameters

@@ -1,15 +1,26 @@
 """svmlight / libsvm files through scikit-learn's reader and writer, with clear errors."""
 
+from __future__ import annotations
+
 import os
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.datasets import dump_svmlight_file, load_svmlight_file
 
+from ..typing import ArrayLike, MatrixLike
+
 __all__ = ["dump_svmlight", "load_svmlight"]
 
 
-def load_svmlight(path, *, n_features=None, dtype=np.float64, zero_based="auto"):
+def load_svmlight(
+    path: str | os.PathLike[str],
+    *,
+    n_features: int | None = None,
+    dtype: Any = np.float64,
+    zero_based: bool | str = "auto",
+) -> tuple[Any, np.ndarray]:
     """Read a svmlight/libsvm file.
 
     Parameters
@@ -59,7 +70,14 @@ def load_svmlight(path, *, n_features=None, dtype=np.float64, zero_based="auto")
     return sp.csr_matrix(X), np.asarray(y, dtype=np.float64)
 
 
-def dump_svmlight(X, y, path, *, zero_based=True, comment=None):
+def dump_svmlight(
+    X: MatrixLike,
+    y: ArrayLike,
+    path: str | os.PathLike[str],
+    *,
+    zero_based: bool = True,
+    comment: str | None = None,
+) -> None:
     """Write ``(X, y)`` as a svmlight/libsvm file.
 
     Parameters

@@ -6,11 +6,15 @@ both dtypes hold the same values up to rounding) and labels ``y`` in ``{-1, +1}`
 for classification.
 """
 
+from __future__ import annotations
+
 import numbers
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
+from ..typing import RandomStateLike
 from ..validation import check_positive_int, check_real
 
 __all__ = [
@@ -49,8 +53,14 @@ def _flip_labels(y, label_noise, rng):
 
 
 def make_lad_set_a(
-    n_samples, n_features, *, noise=1.0, return_coef=False, random_state=None, dtype=np.float64
-):
+    n_samples: int,
+    n_features: int,
+    *,
+    noise: float = 1.0,
+    return_coef: bool = False,
+    random_state: RandomStateLike = None,
+    dtype: Any = np.float64,
+) -> tuple[np.ndarray, np.ndarray] | tuple[np.ndarray, np.ndarray, tuple[float, np.ndarray]]:
     """LAD regression data in the spirit of the AID paper's Set A.
 
     ``x_ij ~ N(0, 1)``, ``beta_j ~ N(0, 1)``, intercept ``beta_0 ~ N(0, 1)`` and
@@ -107,16 +117,16 @@ def make_lad_set_a(
 
 
 def make_blob_mixture(
-    n_samples,
-    n_features,
+    n_samples: int,
+    n_features: int,
     *,
-    n_blobs_per_class=5,
-    label_noise=0.05,
-    cluster_std=1.0,
-    center_scale=2.0,
-    random_state=None,
-    dtype=np.float64,
-):
+    n_blobs_per_class: int = 5,
+    label_noise: float = 0.05,
+    cluster_std: float = 1.0,
+    center_scale: float = 2.0,
+    random_state: RandomStateLike = None,
+    dtype: Any = np.float64,
+) -> tuple[np.ndarray, np.ndarray]:
     """Generate a two-class mixture of Gaussian blobs with label noise (SVM benchmarks).
 
     Each class owns ``n_blobs_per_class`` isotropic Gaussian blobs (standard
@@ -183,14 +193,14 @@ def make_blob_mixture(
 
 
 def make_noisy_sinc(
-    n_samples,
+    n_samples: int,
     *,
-    noise=0.1,
-    multiplicative=False,
-    x_range=(-10.0, 10.0),
-    random_state=None,
-    dtype=np.float64,
-):
+    noise: float = 0.1,
+    multiplicative: bool = False,
+    x_range: tuple[float, float] = (-10.0, 10.0),
+    random_state: RandomStateLike = None,
+    dtype: Any = np.float64,
+) -> tuple[np.ndarray, np.ndarray]:
     """Unevenly sampled ``sinc(x) = sin(x) / x`` with Gaussian noise (LP-SVR, sec. 5).
 
     ``x`` is drawn uniformly from ``x_range`` (so unevenly spaced), sorted
@@ -250,8 +260,13 @@ def make_noisy_sinc(
 
 
 def make_g241c(
-    n_samples=1500, n_features=241, *, distance=2.5, random_state=None, dtype=np.float64
-):
+    n_samples: int = 1500,
+    n_features: int = 241,
+    *,
+    distance: float = 2.5,
+    random_state: RandomStateLike = None,
+    dtype: Any = np.float64,
+) -> tuple[np.ndarray, np.ndarray]:
     """Two-Gaussian set in the style of Chapelle's g241c (cluster assumption holds).
 
     Each class is an isotropic unit-variance Gaussian; the two means are
@@ -307,15 +322,15 @@ def make_g241c(
 
 
 def make_sparse_text(
-    n_samples,
-    n_features,
+    n_samples: int,
+    n_features: int,
     *,
-    nnz_per_row=50,
-    zipf_exponent=1.0,
-    label_noise=0.0,
-    random_state=None,
-    dtype=np.float64,
-):
+    nnz_per_row: int = 50,
+    zipf_exponent: float = 1.0,
+    label_noise: float = 0.0,
+    random_state: RandomStateLike = None,
+    dtype: Any = np.float64,
+) -> tuple[Any, np.ndarray]:
     """Sparse tf-idf-like documents with labels from a planted hyperplane (SVMlin-style).
 
     Document ``i`` draws ``1 + Poisson(nnz_per_row - 1)`` tokens from a Zipf

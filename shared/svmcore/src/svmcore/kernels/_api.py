@@ -8,10 +8,13 @@ followed by numpy's SIMD ``exp`` in place. With very few features the direct dif
 loop is as fast as BLAS and exact, so it is used there instead (``_DIRECT_MAX_FEATURES``).
 """
 
+from __future__ import annotations
+
 import numpy as np
 import scipy.sparse as sp
 
 from .._threads import effective_n_threads, numba_threads
+from ..typing import ArrayLike, MatrixLike
 from ..validation import check_float_array, check_indices, check_positive_int
 from . import _numba
 from ._spec import check_kernel_params
@@ -159,8 +162,17 @@ def _pairwise(X, Y, rows, cols, params, n_jobs, distance):
 
 
 def gram(
-    X, Y=None, *, kernel="rbf", gamma=1.0, degree=3, coef0=1.0, rows=None, cols=None, n_jobs=None
-):
+    X: MatrixLike,
+    Y: MatrixLike | None = None,
+    *,
+    kernel: str = "rbf",
+    gamma: float = 1.0,
+    degree: int = 3,
+    coef0: float = 1.0,
+    rows: ArrayLike | None = None,
+    cols: ArrayLike | None = None,
+    n_jobs: int | None = None,
+) -> np.ndarray:
     """Kernel matrix ``K(X[rows], Y[cols])``, computed in row blocks.
 
     Parameters
@@ -213,7 +225,16 @@ def gram(
     return _pairwise(X, Y, rows, cols, params, n_jobs, distance=False)
 
 
-def kernel_rows(X, rows, *, kernel="rbf", gamma=1.0, degree=3, coef0=1.0, n_jobs=None):
+def kernel_rows(
+    X: MatrixLike,
+    rows: ArrayLike,
+    *,
+    kernel: str = "rbf",
+    gamma: float = 1.0,
+    degree: int = 3,
+    coef0: float = 1.0,
+    n_jobs: int | None = None,
+) -> np.ndarray:
     """Kernel rows ``K(X[rows], X)``.
 
     Parameters
@@ -248,7 +269,14 @@ def kernel_rows(X, rows, *, kernel="rbf", gamma=1.0, degree=3, coef0=1.0, n_jobs
     )
 
 
-def kernel_diag(X, *, kernel="rbf", gamma=1.0, degree=3, coef0=1.0):
+def kernel_diag(
+    X: MatrixLike,
+    *,
+    kernel: str = "rbf",
+    gamma: float = 1.0,
+    degree: int = 3,
+    coef0: float = 1.0,
+) -> np.ndarray:
     """Diagonal ``k(x_i, x_i)`` of the kernel matrix of ``X``.
 
     Parameters
@@ -280,8 +308,17 @@ def kernel_diag(X, *, kernel="rbf", gamma=1.0, degree=3, coef0=1.0):
 
 
 def kernel_distances(
-    X, Y=None, *, rows=None, cols=None, kernel="rbf", gamma=1.0, degree=3, coef0=1.0, n_jobs=None
-):
+    X: MatrixLike,
+    Y: MatrixLike | None = None,
+    *,
+    rows: ArrayLike | None = None,
+    cols: ArrayLike | None = None,
+    kernel: str = "rbf",
+    gamma: float = 1.0,
+    degree: int = 3,
+    coef0: float = 1.0,
+    n_jobs: int | None = None,
+) -> np.ndarray:
     """Squared kernel-space distances ``k(a, a) + k(b, b) - 2 k(a, b)``, clipped at 0.
 
     Parameters
@@ -315,8 +352,17 @@ def kernel_distances(
 
 
 def kernel_matvec(
-    X, Y, V, *, kernel="rbf", gamma=1.0, degree=3, coef0=1.0, block_size=None, n_jobs=None
-):
+    X: MatrixLike,
+    Y: MatrixLike,
+    V: ArrayLike,
+    *,
+    kernel: str = "rbf",
+    gamma: float = 1.0,
+    degree: int = 3,
+    coef0: float = 1.0,
+    block_size: int | None = None,
+    n_jobs: int | None = None,
+) -> np.ndarray:
     """Product ``K(X, Y) @ V`` computed block by block, never forming ``K``.
 
     Parameters

@@ -1,12 +1,16 @@
 """Kernel parameters: validation, the :class:`KernelSpec` record and gamma heuristics."""
 
+from __future__ import annotations
+
 import dataclasses
 import math
 import numbers
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
+from ..typing import MatrixLike
 from ..validation import check_float_array, check_positive_int, check_real
 
 __all__ = ["KERNELS", "KernelSpec", "check_kernel_params", "resolve_gamma"]
@@ -15,7 +19,9 @@ __all__ = ["KERNELS", "KernelSpec", "check_kernel_params", "resolve_gamma"]
 KERNELS = ("linear", "rbf", "poly")
 
 
-def check_kernel_params(kernel, gamma, degree, coef0):
+def check_kernel_params(
+    kernel: str, gamma: Any, degree: Any, coef0: Any
+) -> tuple[str, float, int, float]:
     """Validate the four kernel keywords; return them normalized.
 
     Only the parameters the kernel uses are checked, as in scikit-learn
@@ -112,7 +118,7 @@ class KernelSpec:
     degree: int = 3
     coef0: float = 1.0
 
-    def validate(self):
+    def validate(self) -> KernelSpec:
         """Check the parameters; return ``self`` so calls can be chained.
 
         Returns
@@ -128,7 +134,7 @@ class KernelSpec:
         check_kernel_params(self.kernel, self.gamma, self.degree, self.coef0)
         return self
 
-    def params(self):
+    def params(self) -> dict[str, Any]:
         """The four keywords as a dict, for ``**`` passing to the kernel functions.
 
         Returns
@@ -144,7 +150,7 @@ class KernelSpec:
         }
 
 
-def resolve_gamma(gamma, X):
+def resolve_gamma(gamma: str | float, X: MatrixLike) -> float:
     """Turn scikit-learn's ``"scale"``/``"auto"`` gamma into a number.
 
     Parameters

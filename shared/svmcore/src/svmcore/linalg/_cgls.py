@@ -1,5 +1,7 @@
 """CGLS for weighted regularized least squares (SVMlin, Sindhwani & Keerthi 2006, Table 2)."""
 
+from __future__ import annotations
+
 import math
 from typing import NamedTuple
 
@@ -7,6 +9,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..numba_config import jit
+from ..typing import ArrayLike, MatrixLike
 from ..validation import check_float_array, check_indices, check_positive_int, check_real
 from ._products import RowProducts
 
@@ -134,20 +137,20 @@ def _check_system(X, y, cost, lam, rows, intercept):
 
 
 def cgls(
-    X,
-    y,
-    cost,
-    lam,
-    beta0=None,
+    X: MatrixLike,
+    y: ArrayLike,
+    cost: ArrayLike,
+    lam: float | ArrayLike,
+    beta0: ArrayLike | None = None,
     *,
-    rows=None,
-    intercept=False,
-    epsilon=1e-6,
-    max_iter=None,
-    preconditioner=None,
-    outputs0=None,
-    check_input=True,
-):
+    rows: ArrayLike | None = None,
+    intercept: bool = False,
+    epsilon: float = 1e-6,
+    max_iter: int | None = None,
+    preconditioner: ArrayLike | None = None,
+    outputs0: ArrayLike | None = None,
+    check_input: bool = True,
+) -> CGLSResult:
     r"""Solve :math:`[\Lambda + X_J^T C_J X_J]\,\beta = X_J^T C_J y_J` by CGLS (SVMlin Table 2).
 
     Conjugate gradient on the normal equations of the weighted regularized least
@@ -260,8 +263,11 @@ def cgls(
             outputs0 = _check_vector(outputs0, "outputs0", ops.n_samples)
     else:
         ops = RowProducts(X, intercept)
-        if rows is None:
-            rows = np.arange(ops.n_samples, dtype=np.intp)
+        # Validated by the caller: these are views of its arrays, never copies.
+        y, cost = np.asarray(y), np.asarray(cost)
+        rows = np.arange(ops.n_samples, dtype=np.intp) if rows is None else np.asarray(rows)
+        if outputs0 is not None:
+            outputs0 = np.asarray(outputs0)
     max_iter = DEFAULT_MAX_ITER if max_iter is None else max_iter
     dim, n = ops.dim, ops.n_samples
     beta = np.zeros(dim) if beta0 is None else np.array(beta0, dtype=np.float64)
@@ -325,7 +331,14 @@ def cgls(
     return CGLSResult(beta, n_iter, bool(converged), outputs)
 
 
-def jacobi_preconditioner(X, cost, lam, *, rows=None, intercept=False):
+def jacobi_preconditioner(
+    X: MatrixLike,
+    cost: ArrayLike,
+    lam: float | ArrayLike,
+    *,
+    rows: ArrayLike | None = None,
+    intercept: bool = False,
+) -> np.ndarray:
     r"""Inverse diagonal of :math:`\Lambda + X_J^T C_J X_J`, for :func:`cgls`.
 
     Parameters

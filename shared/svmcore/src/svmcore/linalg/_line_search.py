@@ -1,7 +1,10 @@
 """Exact line search for the squared-hinge objective (SVMlin, Sindhwani & Keerthi 2006, Table 3)."""
 
+from __future__ import annotations
+
 import numpy as np
 
+from ..typing import ArrayLike
 from ..validation import check_float_array
 from ._cgls import _check_lam
 
@@ -15,7 +18,15 @@ def _vector(v, name, size=None):
     return v
 
 
-def line_search(w, w_bar, lam, outputs, outputs_bar, y, cost):
+def line_search(
+    w: ArrayLike,
+    w_bar: ArrayLike,
+    lam: float | ArrayLike,
+    outputs: ArrayLike,
+    outputs_bar: ArrayLike,
+    y: ArrayLike,
+    cost: ArrayLike,
+) -> float:
     r"""Exact minimizer over :math:`\delta \ge 0` of :math:`f(w + \delta(\bar w - w))` (Table 3).
 
     For :math:`f(w) = \tfrac12 w^T\Lambda w + \tfrac12\sum_i c_i \max(0, 1 - y_i o_i)^2`

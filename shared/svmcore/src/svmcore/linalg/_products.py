@@ -22,12 +22,17 @@ The matrix keeps its dtype (float32 is never upcast); the vectors and the
 accumulators are float64, which the iterative solvers need for their stopping rules.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 import numba
 import numpy as np
 import scipy.sparse as sp
 from numba import prange
 
 from ..numba_config import jit, jit_parallel, jit_scalar
+from ..typing import ArrayLike, MatrixLike
 from ..validation import check_float_array, check_indices
 
 __all__ = ["RowProducts", "matvec_rows", "rmatvec_rows"]
@@ -211,17 +216,20 @@ class RowProducts:
         Whether to append the virtual constant column.
     """
 
-    def __init__(self, X, intercept=False):
+    def __init__(self, X: MatrixLike, intercept: bool = False) -> None:
         self.X = X
         self.intercept = bool(intercept)
         self.sparse = sp.issparse(X)
         # CSR arrays as unsigned views (no copy): see _unsigned
-        self._csr = (X.data, _unsigned(X.indices), _unsigned(X.indptr)) if self.sparse else None
+        self._csr: tuple[Any, ...] = (
+            (X.data, _unsigned(X.indices), _unsigned(X.indptr)) if self.sparse else ()
+        )
         self.n_samples, self.n_features = X.shape
         self.dim = self.n_features + int(self.intercept)
         n_chunks = max(1, numba.get_num_threads())
         self._buffers = np.empty((n_chunks, self.n_features), dtype=np.float64)
-        self._pair_buffers = None  # (n_chunks, 2, n_features), made by the first fused()
+        # (n_chunks, 2, n_features), made by the first fused()
+        self._pair_buffers: np.ndarray | None = None
 
     def _parallel(self, rows):
         """Whether a product over ``rows`` is large enough to run on several threads."""
@@ -230,7 +238,7 @@ class RowProducts:
         per_row = self.X.nnz / max(1, self.n_samples) if self.sparse else self.n_features
         return rows.shape[0] * per_row >= PARALLEL_MIN_WORK
 
-    def matvec(self, v, rows):
+    def matvec(self, v: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Return ``X[rows] @ v`` (bias included) as a float64 vector of length ``len(rows)``."""
         rows = _unsigned(rows)
         out = np.empty(rows.shape[0], dtype=np.float64)
@@ -250,7 +258,7 @@ class RowProducts:
             out += v[self.n_features]
         return out
 
-    def rmatvec(self, u, rows, *, square=False):
+    def rmatvec(self, u: np.ndarray, rows: np.ndarray, *, square: bool = False) -> np.ndarray:
         """Return ``X[rows].T @ u`` (bias entry ``sum(u)`` last); ``square`` squares X first."""
         rows = _unsigned(rows)
         out = np.empty(self.dim, dtype=np.float64)
@@ -272,7 +280,9 @@ class RowProducts:
             out[self.n_features] = u.sum()
         return out
 
-    def fused(self, p, z, c, rows):
+    def fused(
+        self, p: np.ndarray, z: np.ndarray, c: np.ndarray, rows: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """One pass over ``X[rows]`` for a CG iteration: ``(X_J p, X_J^T z, X_J^T (c * X_J p))``.
 
         Each active row is read once and serves the product with ``p`` and both
@@ -323,7 +333,9 @@ def _prepare(X, vec, vec_name, rows, intercept, axis):
     return ops, vec, rows
 
 
-def matvec_rows(X, v, rows=None, *, intercept=False):
+def matvec_rows(
+    X: MatrixLike, v: ArrayLike, rows: ArrayLike | None = None, *, intercept: bool = False
+) -> np.ndarray:
     """Compute ``X[rows] @ v`` without copying ``X[rows]``.
 
     Parameters
@@ -354,7 +366,9 @@ def matvec_rows(X, v, rows=None, *, intercept=False):
     return ops.matvec(v, rows)
 
 
-def rmatvec_rows(X, u, rows=None, *, intercept=False):
+def rmatvec_rows(
+    X: MatrixLike, u: ArrayLike, rows: ArrayLike | None = None, *, intercept: bool = False
+) -> np.ndarray:
     """Compute ``X[rows].T @ u`` without copying ``X[rows]`` (per-thread buffers, serial sum).
 
     Parameters

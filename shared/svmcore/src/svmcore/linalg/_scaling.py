@@ -1,14 +1,19 @@
 """Power-of-two rescaling of a data matrix whose scale would overflow the solvers' products."""
 
+from __future__ import annotations
+
 import math
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
+from ..typing import MatrixLike
+
 __all__ = ["power_of_two_scaling"]
 
 
-def power_of_two_scaling(X, *, high=2.0**32):
+def power_of_two_scaling(X: MatrixLike, *, high: float = 2.0**32) -> tuple[Any, int]:
     """``(X_scaled, k)`` with ``X = X_scaled * 2**k`` and ``max |X_scaled|`` in ``[1, 2)``.
 
     A squared-hinge or least-squares solver forms ``||X p||^2``, which overflows once

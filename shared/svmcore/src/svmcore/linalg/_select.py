@@ -1,10 +1,13 @@
 """k-th element selection: numpy's introselect from Python, a jitted quickselect in Numba."""
 
+from __future__ import annotations
+
 import numbers
 
 import numpy as np
 
 from ..numba_config import jit
+from ..typing import ArrayLike
 from ..validation import check_float_array
 
 __all__ = ["kth_smallest", "kth_smallest_inplace", "select"]
@@ -18,7 +21,7 @@ def _check_k(k, n):
     return int(k)
 
 
-def kth_smallest(a, k):
+def kth_smallest(a: ArrayLike, k: int) -> float:
     """Return ``np.sort(a)[k]`` in expected linear time.
 
     Parameters
@@ -44,7 +47,7 @@ def kth_smallest(a, k):
     return float(np.partition(a, k)[k])
 
 
-def select(a, k, *, largest=False):
+def select(a: ArrayLike, k: int, *, largest: bool = False) -> np.ndarray:
     """Return the indices of the ``k`` smallest (or largest) entries of ``a``, in any order.
 
     Parameters
@@ -82,7 +85,7 @@ def select(a, k, *, largest=False):
 
 
 @jit
-def kth_smallest_inplace(a, k):
+def kth_smallest_inplace(a: np.ndarray, k: int) -> float:
     """Return ``np.sort(a)[k]``, reordering ``a`` in place (Numba; callable from jitted code).
 
     Quickselect with a median-of-three pivot, expected linear time. It exists because

@@ -1,9 +1,15 @@
 """SemiSupervisedScoreMixin: accuracy on the labeled samples only."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 from sklearn.metrics import accuracy_score
 from sklearn.utils import _safe_indexing, check_consistent_length
 
+from ..typing import ArrayLike, MatrixLike
 from ..validation import UNLABELED, unlabeled_mask
 
 __all__ = ["SemiSupervisedScoreMixin"]
@@ -35,7 +41,11 @@ class SemiSupervisedScoreMixin:
     0.5
     """
 
-    def score(self, X, y, sample_weight=None):
+    # What the estimator provides (declared for type checkers; no value here).
+    unlabeled_value: int | None
+    predict: Callable[[Any], Any]
+
+    def score(self, X: MatrixLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
         """Return the mean accuracy on the labeled samples of ``X``, ``y``.
 
         Unlike :meth:`sklearn.base.ClassifierMixin.score`, rows whose label is the

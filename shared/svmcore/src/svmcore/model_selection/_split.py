@@ -1,9 +1,14 @@
 """SemiSupervisedKFold: stratified folds of the labeled samples, every unlabeled sample in
 every training fold (the transductive setting)."""
 
+from __future__ import annotations
+
+from collections.abc import Iterator
+
 import numpy as np
 from sklearn.model_selection import BaseCrossValidator, StratifiedKFold
 
+from ..typing import ArrayLike, MatrixLike, RandomStateLike
 from ..validation import unlabeled_mask
 
 __all__ = ["SemiSupervisedKFold"]
@@ -56,13 +61,22 @@ class SemiSupervisedKFold(BaseCrossValidator):
     [0, 2, 4, 5] [1, 3]
     """
 
-    def __init__(self, n_splits=5, *, unlabeled_value=None, shuffle=False, random_state=None):
+    def __init__(
+        self,
+        n_splits: int = 5,
+        *,
+        unlabeled_value: int | None = None,
+        shuffle: bool = False,
+        random_state: RandomStateLike = None,
+    ) -> None:
         self.n_splits = n_splits
         self.unlabeled_value = unlabeled_value
         self.shuffle = shuffle
         self.random_state = random_state
 
-    def split(self, X, y, groups=None):
+    def split(
+        self, X: MatrixLike, y: ArrayLike, groups: object = None
+    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Generate indices to split data into training and test set.
 
         Parameters
@@ -93,7 +107,7 @@ class SemiSupervisedKFold(BaseCrossValidator):
         for _, test in folds.split(labeled, y[labeled]):
             yield labeled[test]
 
-    def get_n_splits(self, X=None, y=None, groups=None):
+    def get_n_splits(self, X: object = None, y: object = None, groups: object = None) -> int:
         """Return the number of splitting iterations, ``n_splits``.
 
         Parameters

@@ -1,9 +1,15 @@
 """The time budget of one fit: a deadline shared by every loop and solver call of the fit."""
 
+from __future__ import annotations
+
 import math
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
 from ._errors import SolverLimitError
+
+_T = TypeVar("_T")
 
 __all__ = ["TimeBudget"]
 
@@ -29,20 +35,23 @@ class TimeBudget:
         Whether the deadline has stopped a loop or a HiGHS call (sticky).
     """
 
-    def __init__(self, time_limit=None, *, clock=time.perf_counter):
+    def __init__(
+        self, time_limit: float | None = None, *, clock: Callable[[], float] = time.perf_counter
+    ) -> None:
         self.time_limit = time_limit
         self._clock = clock
-        limited = time_limit is not None and math.isfinite(time_limit)
-        self.deadline = clock() + time_limit if limited else None
+        self.deadline: float | None = None
+        if time_limit is not None and math.isfinite(time_limit):
+            self.deadline = clock() + time_limit
         self.exhausted = False
 
-    def expired(self):
+    def expired(self) -> bool:
         """Whether the deadline has passed (or already stopped a HiGHS call)."""
         if not self.exhausted and self.deadline is not None:
             self.exhausted = self._clock() >= self.deadline
         return self.exhausted
 
-    def run(self, solve):
+    def run(self, solve: Callable[..., _T]) -> _T | None:
         """``solve(time_limit)`` with the seconds left, or None when the deadline stops it.
 
         Parameters

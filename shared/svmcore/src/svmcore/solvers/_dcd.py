@@ -24,10 +24,15 @@ The stopping rule is a certificate, not a solver tolerance: the primal objective
 the duals made exactly feasible for ``sum alpha_i y_i = 0`` (weak duality).
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
 import scipy.sparse as sp
 
 from ..numba_config import jit
+from ..typing import ArrayLike, MatrixLike, RandomStateLike
 from ..validation import check_float_array, check_generator, check_real
 from ._hinge import _check_labels, optimal_intercept
 
@@ -203,7 +208,16 @@ class DCDResult:
         ``(objective - dual_objective) / |objective| <= gap_tol`` was reached.
     """
 
-    def __init__(self, coef, intercept, dual_coef, objective, dual_objective, n_epochs, rounds):
+    def __init__(
+        self,
+        coef: np.ndarray,
+        intercept: float,
+        dual_coef: np.ndarray,
+        objective: float,
+        dual_objective: float,
+        n_epochs: int,
+        rounds: int,
+    ) -> None:
         self.coef = coef
         self.intercept = intercept
         self.dual_coef = dual_coef
@@ -214,7 +228,7 @@ class DCDResult:
         self.converged = False
 
     @property
-    def gap(self):
+    def gap(self) -> float:
         """Relative certified gap ``(objective - dual_objective) / |objective|``."""
         return (self.objective - self.dual_objective) / max(abs(self.objective), 1e-300)
 
@@ -260,19 +274,19 @@ def _result(best, shift, dual_coef, dual, feasible, n_epochs, n_rounds):
 
 
 def dcd_weighted_svm(
-    X,
-    y,
-    sample_weight=None,
+    X: MatrixLike,
+    y: ArrayLike,
+    sample_weight: ArrayLike | None = None,
     *,
-    C=1.0,
-    gap_tol=1e-6,
-    alpha0=None,
-    b0=0.0,
-    eps=0.1,
-    sigma="auto",
-    max_epochs=100_000,
-    random_state=0,
-):
+    C: float = 1.0,
+    gap_tol: float = 1e-6,
+    alpha0: ArrayLike | None = None,
+    b0: float = 0.0,
+    eps: float = 0.1,
+    sigma: float | str = "auto",
+    max_epochs: int = 100_000,
+    random_state: RandomStateLike = 0,
+) -> DCDResult:
     """Weighted linear L1-hinge SVM with unregularized bias, to a certified relative gap.
 
     Solves the AID paper's (7) (its (9) when the weights are cluster sizes) by
@@ -339,6 +353,7 @@ def dcd_weighted_svm(
     keep = sw > 0
     upper = C * sw
     sparse = sp.issparse(X)
+    Xc: Any  # CSR, or the centred dense rows
     if sparse:
         # Centred implicitly (w = v - beta mu in the kernel) to stay sparse.
         Xc = sp.csr_matrix(X, dtype=np.float64)

@@ -6,6 +6,8 @@ manner of scikit-learn's ``QuantileRegressor`` (which decodes the status of
 what it means and appends the solver's own message.
 """
 
+from __future__ import annotations
+
 import warnings
 
 from sklearn.exceptions import ConvergenceWarning
@@ -41,7 +43,9 @@ class SolverError(RuntimeError):
         The solver's own description of the status.
     """
 
-    def __init__(self, message, *, status=None, solver_message=""):
+    def __init__(
+        self, message: str, *, status: str | None = None, solver_message: str = ""
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.solver_message = solver_message
@@ -129,7 +133,9 @@ _HIGHS_STATUS = {
 }
 
 
-def raise_for_status(status, solver_message="", *, on_limit="raise", what="LP"):
+def raise_for_status(
+    status: str, solver_message: str = "", *, on_limit: str = "raise", what: str = "LP"
+) -> bool:
     """Turn a solver status into an exception or a warning.
 
     Parameters

@@ -3,8 +3,11 @@ optimal intercept for a fixed ``w``, with the labels check (``y`` in {-1, +1}) t
 the functions every weighted-SVM solver here uses to evaluate and polish a solution (the
 libsvm/liblinear adapter, the certified dual coordinate descent and Newton solvers)."""
 
+from __future__ import annotations
+
 import numpy as np
 
+from ..typing import ArrayLike, MatrixLike
 from ..validation import check_float_array, check_real, check_sample_weight
 
 __all__ = ["hinge_objective", "optimal_intercept"]
@@ -21,7 +24,14 @@ def _check_labels(y, n):
     return y.astype(np.float64)
 
 
-def hinge_objective(w, b, X, y, sample_weight=None, C=1.0):
+def hinge_objective(
+    w: ArrayLike,
+    b: float,
+    X: MatrixLike,
+    y: ArrayLike,
+    sample_weight: ArrayLike | None = None,
+    C: float = 1.0,
+) -> float:
     """Weighted L1-hinge SVM primal objective (the AID paper's (7), (9)).
 
     Parameters
@@ -64,7 +74,9 @@ def hinge_objective(w, b, X, y, sample_weight=None, C=1.0):
     return 0.5 * float(w @ w) + C * float(sw @ loss)
 
 
-def optimal_intercept(scores, y, weights=None, *, b0=None):
+def optimal_intercept(
+    scores: ArrayLike, y: ArrayLike, weights: ArrayLike | None = None, *, b0: float | None = None
+) -> float:
     """Exact minimizer over ``b`` of ``sum_i s_i max(0, 1 - y_i (score_i + b))``.
 
     The objective is convex and piecewise linear in ``b`` with one breakpoint

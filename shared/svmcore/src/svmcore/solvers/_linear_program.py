@@ -3,9 +3,14 @@ modified (costs, bounds, right-hand sides, rows and variables added or deleted) 
 re-solved warm from HiGHS's previous basis, as decomposition methods need; each solve
 checks HiGHS's status (settling "infeasible or unbounded" by a feasibility solve)."""
 
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
 import scipy.sparse as sp
 
+from ..typing import ArrayLike, MatrixLike
 from ..validation import check_real
 from ._errors import raise_for_status
 from ._highs_loader import _import_highspy
@@ -110,24 +115,24 @@ class LinearProgram:
 
     def __init__(
         self,
-        c,
+        c: ArrayLike,
         *,
-        A_ub=None,
-        b_ub=None,
-        A_eq=None,
-        b_eq=None,
-        bounds=None,
-        Q=None,
-        method="ipm",
-        time_limit=None,
-        tol=None,
-        max_iter=None,
-        presolve=True,
-        crossover=True,
-        on_limit="raise",
-        verbose=False,
-        options=None,
-    ):
+        A_ub: MatrixLike | None = None,
+        b_ub: ArrayLike | None = None,
+        A_eq: MatrixLike | None = None,
+        b_eq: ArrayLike | None = None,
+        bounds: Any = None,
+        Q: MatrixLike | None = None,
+        method: str = "ipm",
+        time_limit: float | None = None,
+        tol: float | None = None,
+        max_iter: int | None = None,
+        presolve: bool = True,
+        crossover: bool = True,
+        on_limit: str = "raise",
+        verbose: bool = False,
+        options: dict[str, Any] | None = None,
+    ) -> None:
         highspy = _import_highspy()
         c = _check_vector(c, "c")
         n = c.shape[0]
@@ -145,7 +150,7 @@ class LinearProgram:
         self._is_qp = Q is not None
 
         self._highs = h = highspy.Highs()
-        settings = {
+        settings: dict[str, Any] = {
             "output_flag": bool(verbose),
             "presolve": "on" if presolve else "off",
             "run_crossover": "on" if crossover else "off",
@@ -198,7 +203,7 @@ class LinearProgram:
             np.zeros(n, dtype=np.int32),  # all columns continuous
         )
         self._check_call(status, "passModel")
-        if self._is_qp and Q.nnz:
+        if Q is not None and Q.nnz:
             # HiGHS takes the lower triangle column-wise (kTriangular).
             start, index, value = _csc_parts(sp.tril(Q, format="csc"))
             self._check_call(h.passHessian(n, len(value), 1, start, index, value), "passHessian")
@@ -206,17 +211,17 @@ class LinearProgram:
     # ----------------------------------------------------------------- properties
 
     @property
-    def n_variables(self):
+    def n_variables(self) -> int:
         """Number of variables."""
         return int(self._highs.getNumCol())
 
     @property
-    def n_ub(self):
+    def n_ub(self) -> int:
         """Number of inequality rows."""
         return int((~self._row_is_eq).sum())
 
     @property
-    def n_eq(self):
+    def n_eq(self) -> int:
         """Number of equality rows."""
         return int(self._row_is_eq.sum())
 
@@ -234,17 +239,17 @@ class LinearProgram:
             raise ValueError(f"{name} and the values must have the same length.")
         return idx.astype(np.int32)
 
-    def set_costs(self, c, idx=None):
+    def set_costs(self, c: ArrayLike, idx: ArrayLike | None = None) -> None:
         """Change the costs of the variables ``idx`` (all when None)."""
         n = self.n_variables
         c = _check_vector(c, "c", None if idx is not None else n)
         idx = self._indices(idx, c.shape[0], "idx", n)
         self._check_call(self._highs.changeColsCost(len(idx), idx, c), "changeColsCost")
 
-    def set_bounds(self, lower, upper, idx=None):
+    def set_bounds(self, lower: ArrayLike, upper: ArrayLike, idx: ArrayLike | None = None) -> None:
         """Change the bounds of the variables ``idx`` (all when None); None = infinite."""
         n = self.n_variables
-        k = n if idx is None else len(idx)
+        k = n if idx is None else np.shape(idx)[0]
         lower = _check_vector(
             np.full(k, -np.inf) if lower is None else lower, "lower", k, allow_inf=True
         )
@@ -263,7 +268,7 @@ class LinearProgram:
         rows = np.flatnonzero(self._row_is_eq == eq)
         return rows[self._indices(idx, size, name, rows.shape[0])].astype(np.int32)
 
-    def set_b_ub(self, b_ub, idx=None):
+    def set_b_ub(self, b_ub: ArrayLike, idx: ArrayLike | None = None) -> None:
         """Change the right-hand sides of inequality rows ``idx`` (all when None)."""
         b_ub = _check_vector(b_ub, "b_ub", None if idx is not None else self.n_ub)
         rows = self._row_positions(False, idx, b_ub.shape[0], "idx")
@@ -274,7 +279,7 @@ class LinearProgram:
             self._highs.changeRowsBounds(len(rows), rows, lower, b_ub), "changeRowsBounds"
         )
 
-    def set_b_eq(self, b_eq, idx=None):
+    def set_b_eq(self, b_eq: ArrayLike, idx: ArrayLike | None = None) -> None:
         """Change the right-hand sides of equality rows ``idx`` (all when None)."""
         b_eq = _check_vector(b_eq, "b_eq", None if idx is not None else self.n_eq)
         rows = self._row_positions(True, idx, b_eq.shape[0], "idx")
@@ -282,7 +287,14 @@ class LinearProgram:
             self._highs.changeRowsBounds(len(rows), rows, b_eq, b_eq), "changeRowsBounds"
         )
 
-    def add_rows(self, A, b, *, equality=False, lower=None):
+    def add_rows(
+        self,
+        A: MatrixLike,
+        b: ArrayLike,
+        *,
+        equality: bool = False,
+        lower: ArrayLike | None = None,
+    ) -> None:
         """Append rows ``A x <= b`` (or ``A x = b`` when ``equality``).
 
         ``lower`` (array of shape (k,), inequality rows only) makes them ranged
@@ -313,14 +325,21 @@ class LinearProgram:
             self._row_lower, np.full(b.shape[0], -np.inf) if equality else lower
         ]
 
-    def delete_rows(self, idx, *, equality=False):
+    def delete_rows(self, idx: ArrayLike, *, equality: bool = False) -> None:
         """Delete inequality rows ``idx`` (equality rows when ``equality``)."""
         rows = self._row_positions(bool(equality), idx, None, "idx")
         self._check_call(self._highs.deleteRows(len(rows), rows), "deleteRows")
         self._row_is_eq = np.delete(self._row_is_eq, rows)
         self._row_lower = np.delete(self._row_lower, rows)
 
-    def add_variables(self, c, *, bounds=None, A_ub=None, A_eq=None):
+    def add_variables(
+        self,
+        c: ArrayLike,
+        *,
+        bounds: Any = None,
+        A_ub: MatrixLike | None = None,
+        A_eq: MatrixLike | None = None,
+    ) -> None:
         """Append variables with costs ``c``, ``bounds`` and their columns in the rows.
 
         ``A_ub`` (n_ub x k) and ``A_eq`` (n_eq x k) hold the new columns'
@@ -350,7 +369,7 @@ class LinearProgram:
             "addCols",
         )
 
-    def delete_variables(self, idx):
+    def delete_variables(self, idx: ArrayLike) -> None:
         """Delete the variables ``idx``; later variables shift down."""
         idx = self._indices(idx, None, "idx", self.n_variables)
         self._check_call(self._highs.deleteCols(len(idx), idx), "deleteCols")
@@ -360,7 +379,9 @@ class LinearProgram:
     def _set_solver(self, method):
         self._highs.setOptionValue("solver", method)
 
-    def solve(self, warm_start=None, *, time_limit=None):
+    def solve(
+        self, warm_start: LPResult | LPBasis | None = None, *, time_limit: float | None = None
+    ) -> LPResult:
         """Solve (warm from the current HiGHS state, or from ``warm_start``).
 
         Parameters

@@ -4,6 +4,8 @@
 :class:`LPBasis`, its final simplex basis, which also warm-starts a later solve of a
 problem of the same shape."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -71,6 +73,6 @@ class LPResult:
     n_iter: int
 
     @property
-    def success(self):
+    def success(self) -> bool:
         """True when HiGHS proved optimality."""
         return self.status == "kOptimal"

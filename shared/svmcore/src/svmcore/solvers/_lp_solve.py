@@ -3,31 +3,37 @@ builds a ``LinearProgram``, solves it once (optionally warm from an earlier resu
 same shape) and returns its status-checked ``LPResult``; arguments follow
 ``scipy.optimize.linprog``."""
 
+from __future__ import annotations
+
+from typing import Any
+
+from ..typing import ArrayLike, MatrixLike
 from ._linear_program import LinearProgram
 from ._lp_input import _check_vector
+from ._lp_result import LPBasis, LPResult
 
 __all__ = ["solve_lp", "solve_qp"]
 
 
 def solve_lp(
-    c,
+    c: ArrayLike,
     *,
-    A_ub=None,
-    b_ub=None,
-    A_eq=None,
-    b_eq=None,
-    bounds=None,
-    method="ipm",
-    time_limit=None,
-    tol=None,
-    max_iter=None,
-    presolve=True,
-    crossover=True,
-    warm_start=None,
-    on_limit="raise",
-    verbose=False,
-    options=None,
-):
+    A_ub: MatrixLike | None = None,
+    b_ub: ArrayLike | None = None,
+    A_eq: MatrixLike | None = None,
+    b_eq: ArrayLike | None = None,
+    bounds: Any = None,
+    method: str = "ipm",
+    time_limit: float | None = None,
+    tol: float | None = None,
+    max_iter: int | None = None,
+    presolve: bool = True,
+    crossover: bool = True,
+    warm_start: LPResult | LPBasis | None = None,
+    on_limit: str = "raise",
+    verbose: bool = False,
+    options: dict[str, Any] | None = None,
+) -> LPResult:
     """Solve a linear program with HiGHS and check its status.
 
     .. math::
@@ -134,23 +140,23 @@ scipy.optimize.Bounds, default=None
 
 
 def solve_qp(
-    Q,
-    c,
+    Q: MatrixLike,
+    c: ArrayLike,
     *,
-    A_ub=None,
-    b_ub=None,
-    A_eq=None,
-    b_eq=None,
-    bounds=None,
-    time_limit=None,
-    tol=None,
-    max_iter=None,
-    presolve=True,
-    warm_start=None,
-    on_limit="raise",
-    verbose=False,
-    options=None,
-):
+    A_ub: MatrixLike | None = None,
+    b_ub: ArrayLike | None = None,
+    A_eq: MatrixLike | None = None,
+    b_eq: ArrayLike | None = None,
+    bounds: Any = None,
+    time_limit: float | None = None,
+    tol: float | None = None,
+    max_iter: int | None = None,
+    presolve: bool = True,
+    warm_start: LPResult | LPBasis | None = None,
+    on_limit: str = "raise",
+    verbose: bool = False,
+    options: dict[str, Any] | None = None,
+) -> LPResult:
     """Solve a convex quadratic program with HiGHS's QP solver and check its status.
 
     .. math::

@@ -24,11 +24,14 @@ heavily weighted centroids: a huge effective ``C``); Newton's method does not ca
 about the weights' scale.
 """
 
+from __future__ import annotations
+
 import numpy as np
 
 from ..numba_config import jit
+from ..typing import ArrayLike, MatrixLike
 from ..validation import check_float_array, check_real
-from ._dcd import _certify, _check_weights, _result
+from ._dcd import DCDResult, _certify, _check_weights, _result
 from ._hinge import _check_labels
 
 __all__ = ["newton_weighted_svm"]
@@ -194,17 +197,17 @@ def _polish(Xc, y, cs, z, mu):
 
 
 def newton_weighted_svm(
-    X,
-    y,
-    sample_weight=None,
+    X: MatrixLike,
+    y: ArrayLike,
+    sample_weight: ArrayLike | None = None,
     *,
-    C=1.0,
-    gap_tol=1e-6,
-    w0=None,
-    b0=0.0,
-    mu0=2.0,
-    max_steps=1000,
-):
+    C: float = 1.0,
+    gap_tol: float = 1e-6,
+    w0: ArrayLike | None = None,
+    b0: float = 0.0,
+    mu0: float = 2.0,
+    max_steps: int = 1000,
+) -> DCDResult:
     """Weighted linear L1-hinge SVM with unregularized bias, to a certified relative gap.
 
     Solves the AID paper's (7) (its (9) with cluster sizes as weights) in the primal by
@@ -292,6 +295,7 @@ def newton_weighted_svm(
                 dual, feasible = d_obj, a
             if best is None or primal < best[0]:
                 best = (primal, w_c.copy(), b_exact)
+        assert best is not None  # every round has a candidate
         res = _result(best, shift, cs * slope, dual, feasible, steps, stages)
         res.mu = mu
         if res.gap <= gap_tol:

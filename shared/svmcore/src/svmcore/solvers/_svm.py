@@ -15,6 +15,8 @@ with the bias ``b`` unregularized, and its dual
     \\quad \\text{s.t.} \\quad \\sum_i \\alpha_i y_i = 0, \\; 0 \\le \\alpha_i \\le C s_i .
 """
 
+from __future__ import annotations
+
 import numbers
 from dataclasses import dataclass
 
@@ -23,6 +25,7 @@ import scipy.sparse as sp
 from scipy.optimize import lsq_linear
 from sklearn.svm import SVC, LinearSVC
 
+from ..typing import ArrayLike, MatrixLike, RandomStateLike
 from ..validation import check_float_array, check_real, check_sample_weight
 from ._hinge import _check_labels, optimal_intercept
 
@@ -75,7 +78,7 @@ class WeightedSVMResult:
     solver: str
 
     @property
-    def duality_gap(self):
+    def duality_gap(self) -> float:
         """``objective - dual_objective`` (non-negative up to solver accuracy)."""
         return self.objective - self.dual_objective
 
@@ -137,26 +140,37 @@ def _check_options(kernel, solver, gamma, degree, coef0, tol, max_iter, intercep
     check_real(intercept_scaling, "intercept_scaling", low=0.0, low_closed=False)
 
 
+def _int32_indices(X):
+    """CSR with int32 indices (libsvm and liblinear refuse int64 ones, which scipy and
+    svmlight readers produce) when they fit; other input unchanged."""
+    if not sp.issparse(X) or X.indices.dtype == np.int32 or X.nnz >= np.iinfo(np.int32).max:
+        return X
+    X = sp.csr_matrix(X)
+    return sp.csr_matrix(
+        (X.data, X.indices.astype(np.int32), X.indptr.astype(np.int32)), shape=X.shape
+    )
+
+
 def fit_weighted_svm(
-    X,
-    y,
-    sample_weight=None,
+    X: MatrixLike,
+    y: ArrayLike,
+    sample_weight: ArrayLike | None = None,
     *,
-    C=1.0,
-    kernel="linear",
-    gamma=1.0,
-    degree=3,
-    coef0=0.0,
-    solver="libsvm",
-    tol=1e-3,
-    max_iter=None,
-    intercept_scaling=1.0,
-    refit_intercept=True,
-    margin_tol=1e-2,
-    cache_size=200.0,
-    random_state=None,
-    compute_objective=True,
-):
+    C: float = 1.0,
+    kernel: str = "linear",
+    gamma: float = 1.0,
+    degree: int = 3,
+    coef0: float = 0.0,
+    solver: str = "libsvm",
+    tol: float = 1e-3,
+    max_iter: int | None = None,
+    intercept_scaling: float = 1.0,
+    refit_intercept: bool = True,
+    margin_tol: float = 1e-2,
+    cache_size: float = 200.0,
+    random_state: RandomStateLike = None,
+    compute_objective: bool = True,
+) -> WeightedSVMResult:
     """Solve the weighted L1-hinge SVM (per-sample C) with libsvm or liblinear.
 
     Parameters
@@ -284,7 +298,7 @@ def fit_weighted_svm(
     keep = np.flatnonzero(sw > 0)
     if np.unique(y[keep]).size < 2:
         raise ValueError("y must contain both -1 and +1 among the samples with positive weight.")
-    Xk = X[keep] if keep.size < n else X
+    Xk = _int32_indices(X[keep] if keep.size < n else X)
     yk, swk = y[keep], sw[keep]
 
     if solver == "libsvm":

@@ -1,9 +1,14 @@
 """Small argument checks for svmcore's public functions (clear messages naming the argument)."""
 
+from __future__ import annotations
+
 import numbers
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+
+from ..typing import ArrayLike, IntArray, MatrixLike
 
 __all__ = [
     "check_float_array",
@@ -13,7 +18,15 @@ __all__ = [
 ]
 
 
-def check_real(value, name, *, low=None, high=None, low_closed=True, high_closed=True):
+def check_real(
+    value: Any,
+    name: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_closed: bool = True,
+    high_closed: bool = True,
+) -> float:
     """Return ``value`` as a float after checking its type, finiteness and range.
 
     Parameters
@@ -57,7 +70,7 @@ def check_real(value, name, *, low=None, high=None, low_closed=True, high_closed
     return value
 
 
-def check_positive_int(value, name, *, minimum=1):
+def check_positive_int(value: Any, name: str, *, minimum: int = 1) -> int:
     """Return ``value`` as an int after checking it is an integer ``>= minimum``.
 
     Parameters
@@ -88,7 +101,15 @@ def check_positive_int(value, name, *, minimum=1):
     return int(value)
 
 
-def check_float_array(X, name, *, ndim=2, accept_sparse=False, dtype=None, allow_empty=False):
+def check_float_array(
+    X: MatrixLike,
+    name: str,
+    *,
+    ndim: int = 2,
+    accept_sparse: bool = False,
+    dtype: Any = None,
+    allow_empty: bool = False,
+) -> Any:
     """Validate a float array (or CSR matrix) without upcasting float32.
 
     Parameters
@@ -140,7 +161,7 @@ def check_float_array(X, name, *, ndim=2, accept_sparse=False, dtype=None, allow
     return X
 
 
-def check_indices(idx, name, n):
+def check_indices(idx: ArrayLike, name: str, n: int) -> IntArray:
     """Validate an integer index array into ``range(n)``; return it as intp.
 
     Parameters

@@ -1,7 +1,11 @@
 """A clear error for data whose magnitude the float range cannot carry through a solver."""
 
+from __future__ import annotations
+
 import numpy as np
 import scipy.sparse as sp
+
+from ..typing import MatrixLike
 
 __all__ = ["check_magnitude"]
 
@@ -11,7 +15,9 @@ __all__ = ["check_magnitude"]
 MAX_MAGNITUDE = 2.0**64
 
 
-def check_magnitude(values, name, estimator, *, limit=MAX_MAGNITUDE):
+def check_magnitude(
+    values: MatrixLike, name: str, estimator: str, *, limit: float = MAX_MAGNITUDE
+) -> None:
     """Raise a ``ValueError`` naming the cause when ``|values|`` exceeds ``limit``.
 
     For estimators whose solvers square the data (kernel values, normal equations, LP

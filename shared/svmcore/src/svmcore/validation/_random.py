@@ -1,8 +1,12 @@
 """``random_state`` handling shared by every estimator of the monorepo."""
 
+from __future__ import annotations
+
 import numbers
 
 import numpy as np
+
+from ..typing import RandomStateLike
 
 __all__ = ["check_generator", "check_seed"]
 
@@ -11,7 +15,7 @@ __all__ = ["check_generator", "check_seed"]
 _SEED_BOUND = np.iinfo(np.int32).max
 
 
-def check_seed(random_state):
+def check_seed(random_state: RandomStateLike) -> int | None:
     """An int seed (or None) from a scikit-learn ``random_state``.
 
     Estimators pass one seed on to every randomized step (clustering, solvers), so that a
@@ -48,7 +52,7 @@ def check_seed(random_state):
     )
 
 
-def check_generator(random_state):
+def check_generator(random_state: RandomStateLike) -> np.random.Generator:
     """A :class:`numpy.random.Generator` from a scikit-learn ``random_state``.
 
     Parameters

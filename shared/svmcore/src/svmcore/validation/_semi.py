@@ -2,8 +2,11 @@
 sample; SVMlin's ``y == 0`` does (classes -1 and +1). A y holding exactly {-1, 0, 1} reads
 differently under the two, so it is refused unless the caller states the convention."""
 
+from __future__ import annotations
+
 import numpy as np
 
+from ..typing import ArrayLike
 from ._sklearn import check_classification_targets
 
 __all__ = ["UNLABELED", "from_svmlin_labels", "split_semi_supervised", "unlabeled_mask"]
@@ -25,7 +28,7 @@ _AMBIGUOUS_MESSAGE = (
 )
 
 
-def unlabeled_mask(y, unlabeled_value=None):
+def unlabeled_mask(y: ArrayLike, unlabeled_value: int | None = None) -> np.ndarray:
     """Mask of the unlabeled samples of ``y``, refusing a y that two conventions read apart.
 
     Parameters
@@ -77,7 +80,7 @@ def _values(y):
         return set()
 
 
-def from_svmlin_labels(y):
+def from_svmlin_labels(y: ArrayLike) -> np.ndarray:
     """Convert SVMlin's labels (+1, -1; 0 unlabeled) to scikit-learn's convention.
 
     SVMlin marks the two classes +1 and -1 and an unlabeled sample 0; scikit-learn's
@@ -121,7 +124,9 @@ def from_svmlin_labels(y):
     return np.where(y == 0, UNLABELED, (y > 0).astype(np.int64)).astype(np.int64)
 
 
-def split_semi_supervised(y, *, unlabeled_value=None, require_unlabeled=True):
+def split_semi_supervised(
+    y: ArrayLike, *, unlabeled_value: int | None = None, require_unlabeled: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Split semi-supervised targets into labeled classes and an unlabeled mask.
 
     Parameters

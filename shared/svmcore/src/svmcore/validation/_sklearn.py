@@ -4,13 +4,19 @@ Packages import these names from :mod:`svmcore.validation`, never from
 scikit-learn's private modules, so a scikit-learn API change is absorbed here.
 """
 
+from __future__ import annotations
+
 import functools
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Hidden, Interval, Options, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+from ..typing import ArrayLike, MatrixLike
 
 __all__ = [
     "Hidden",
@@ -24,8 +30,10 @@ __all__ = [
     "validate_data",
 ]
 
+_Fit = TypeVar("_Fit", bound=Callable[..., Any])
 
-def fit_context(*, prefer_skip_nested_validation):
+
+def fit_context(*, prefer_skip_nested_validation: bool) -> Callable[[_Fit], _Fit]:
     """Decorate an estimator's ``fit``: scikit-learn's parameter validation, and atomicity.
 
     scikit-learn's ``_fit_context`` validates the constructor parameters; on top of it,
@@ -46,7 +54,7 @@ def fit_context(*, prefer_skip_nested_validation):
     """
     validated = _fit_context(prefer_skip_nested_validation=prefer_skip_nested_validation)
 
-    def decorator(fit):
+    def decorator(fit: _Fit) -> _Fit:
         inner = validated(fit)
 
         @functools.wraps(fit)
@@ -59,12 +67,18 @@ def fit_context(*, prefer_skip_nested_validation):
                 vars(estimator).update(before)
                 raise
 
-        return atomic_fit
+        return cast(_Fit, atomic_fit)
 
     return decorator
 
 
-def check_sample_weight(sample_weight, X, *, dtype=None, allow_zero=True):
+def check_sample_weight(
+    sample_weight: ArrayLike | float | None,
+    X: MatrixLike,
+    *,
+    dtype: Any = None,
+    allow_zero: bool = True,
+) -> np.ndarray:
     """Validate ``sample_weight`` against ``X``: finite, non-negative, one per row.
 
     Parameters
