@@ -199,7 +199,10 @@ def _wheels(session: nox.Session, pins: str = "lock") -> None:
     ``<!-- requires: EXTRA -->``; those run after the named extras are installed (the
     whole README again, in order).
     """
-    session.install(*BUILD_TOOLS, *_constraints(session, pins))
+    # The build tools under the committed lock whatever ``pins`` says: the lowest versions
+    # (tests_minimum) test the packages' dependencies, not the tools (packaging 23 holds
+    # build at 1.3, whose uv installer put hatchling into this venv instead of its own).
+    session.install(*BUILD_TOOLS, *_constraints(session, "lock"))
     tmp = pathlib.Path(session.create_tmp()).resolve()
     dist = tmp / "dist"
     _build_dists(session, dist)
