@@ -272,6 +272,19 @@ def test_float32_and_csr_give_same_solution():
         assert res.objective == pytest.approx(ref.objective, rel=1e-5)
 
 
+@pytest.mark.parametrize("solver", ["libsvm", "liblinear"])
+def test_csr_with_int64_indices_is_accepted(solver):
+    # svmlight readers and scipy produce int64 indices, which libsvm/liblinear refuse
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((40, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    X64 = sp.csr_matrix(X)
+    X64.indices, X64.indptr = X64.indices.astype(np.int64), X64.indptr.astype(np.int64)
+    got = fit_weighted_svm(X64, y, C=1.0, solver=solver, random_state=0)
+    ref = fit_weighted_svm(sp.csr_matrix(X), y, C=1.0, solver=solver, random_state=0)
+    np.testing.assert_allclose(got.coef, ref.coef, rtol=1e-12)
+
+
 def test_documented_example_values():
     X = np.array([[0.0], [1.0], [3.0], [4.0]])
     y = np.array([-1, -1, 1, 1])
