@@ -52,7 +52,10 @@ PACKAGES: dict[str, tuple[str, str, tuple[str, ...]]] = {
 #: Extra tools the integration, bench, demo and docs sessions use on top of all packages.
 REFERENCE_TOOLS = ["statsmodels>=0.14", "matplotlib>=3.8", "tqdm>=4.60", "packaging>=23"]
 DOCS_TOOLS = ["sphinx>=7", "numpydoc>=1.7", "pydata-sphinx-theme>=0.15"]
-LINT_TOOLS = ["ruff>=0.5"]
+LINT_TOOLS = ["ruff>=0.5", "mypy>=1.16"]
+#: What mypy needs installed besides itself: numpy (its annotations type the arrays). The
+#: packages are read from their source trees ([tool.mypy] in pyproject.toml), not installed.
+TYPING_DEPS = ["numpy>=1.26"]
 #: Build and check the sdists and wheels (``build``, and the wheel check of ``tests``).
 BUILD_TOOLS = ["build[uv]>=1.2", "twine>=5"]
 #: The code blocks of a document, and the script that runs them (standard library only).
@@ -345,10 +348,11 @@ def integration(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    """ruff check and format check over the whole tree."""
-    session.install(*LINT_TOOLS, *_constraints(session, "lock"))
+    """ruff check and format check over the whole tree; mypy over every package's modules."""
+    session.install(*LINT_TOOLS, *TYPING_DEPS, *_constraints(session, "lock"))
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    session.run("mypy")  # configured in pyproject.toml [tool.mypy]
 
 
 @nox.session(python=PYTHON)

@@ -7,6 +7,8 @@ search over (C, gamma) with k folds therefore needs only k x n_gamma representat
 are kept (O(M) per entry), in a small LRU.
 """
 
+from __future__ import annotations
+
 import collections
 import hashlib
 import threading
@@ -153,7 +155,7 @@ def cached_representatives(X, y, sample_weight, params, *, reuse, skip, n_jobs):
     return result, False, elapsed
 
 
-def clear_representative_cache():
+def clear_representative_cache() -> None:
     """Empty the representative-set cache of :class:`AESVC` and reset its counters.
 
     Examples
@@ -164,7 +166,7 @@ def clear_representative_cache():
     CACHE.clear()
 
 
-def representative_cache_info():
+def representative_cache_info() -> CacheInfo:
     """``CacheInfo(hits, misses, size, maxsize)`` of the representative-set cache.
 
     Returns

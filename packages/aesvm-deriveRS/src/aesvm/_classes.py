@@ -1,8 +1,11 @@
 """The AESVC classifier: a weighted SVM on DeriveRS's representative set."""
 
+from __future__ import annotations
+
 import itertools
 import time
 from numbers import Integral, Real
+from typing import Self
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -11,6 +14,7 @@ from svmcore.chunked import is_dask_collection
 from svmcore.kernels import kernel_diag, kernel_matvec, resolve_gamma
 from svmcore.reporting import History, TablePrinter
 from svmcore.solvers import fit_weighted_svm
+from svmcore.typing import ArrayLike, DaskArray, MatrixLike, RandomStateLike
 from svmcore.validation import (
     Interval,
     StrOptions,
@@ -250,26 +254,26 @@ class AESVC(ClassifierMixin, BaseEstimator):
     def __init__(
         self,
         *,
-        C=1.0,
-        kernel="rbf",
-        degree=3,
-        gamma="scale",
-        coef0=0.0,
-        epsilon="auto",
-        subset_size=100_000,
-        group_size=1_000,
-        segregation="fls2",
-        tol=1e-3,
-        max_iter=None,
-        cache_size=200.0,
-        compute_objective=False,
-        decision_function_shape="ovr",
-        reuse_representatives=True,
-        fallback_fraction=0.6,
-        random_state=None,
-        n_jobs=None,
-        verbose=0,
-    ):
+        C: float = 1.0,
+        kernel: str = "rbf",
+        degree: int = 3,
+        gamma: str | float = "scale",
+        coef0: float = 0.0,
+        epsilon: str | float = "auto",
+        subset_size: int = 100_000,
+        group_size: int = 1_000,
+        segregation: str = "fls2",
+        tol: float = 1e-3,
+        max_iter: int | None = None,
+        cache_size: float = 200.0,
+        compute_objective: bool = False,
+        decision_function_shape: str = "ovr",
+        reuse_representatives: bool = True,
+        fallback_fraction: float | None = 0.6,
+        random_state: RandomStateLike = None,
+        n_jobs: int | None = None,
+        verbose: int = 0,
+    ) -> None:
         self.C = C
         self.kernel = kernel
         self.degree = degree
@@ -334,7 +338,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
             )
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X: MatrixLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> Self:
         """Derive the representative set and train the weighted SVM(s) on it.
 
         Parameters
@@ -487,7 +491,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         return votes + confidence / (3.0 * (np.abs(confidence) + 1.0))
 
     @lazy_on_dask
-    def decision_function(self, X):
+    def decision_function(self, X: MatrixLike) -> np.ndarray | DaskArray:
         """Decision values: ``sum_t y_t alpha_t k(x_t, x) + b`` per pairwise problem.
 
         Parameters
@@ -511,7 +515,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         return self._ovr_scores(pairwise)
 
     @lazy_on_dask
-    def predict(self, X):
+    def predict(self, X: MatrixLike) -> np.ndarray | DaskArray:
         """Predict class labels (one-vs-one vote for more than two classes).
 
         Parameters

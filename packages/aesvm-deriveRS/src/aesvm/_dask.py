@@ -4,9 +4,13 @@ Nothing here imports Dask: :mod:`svmcore.chunked` does, lazily, once a Dask coll
 has actually been passed.
 """
 
+from __future__ import annotations
+
 import copy
 import functools
 import time
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import scipy.sparse as sp
@@ -18,6 +22,8 @@ from svmcore.validation import check_classification_targets, check_is_fitted
 from ._derive import derive_rs, every_row
 
 __all__ = ["fit_dask", "lazy_on_dask"]
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
 
 
 def fit_dask(est, X, y, sample_weight):
@@ -121,7 +127,7 @@ def _diag_sum(kernel_params, start, X, y, w):
     return float(np.sum(kernel_diag(X, **kernel_params)))
 
 
-def lazy_on_dask(method):
+def lazy_on_dask(method: _Method) -> _Method:
     """Make a prediction method return a lazy Dask array when given a Dask array.
 
     The fitted model (small, plain NumPy) is sent with each task; every row chunk is
@@ -147,4 +153,4 @@ def lazy_on_dask(method):
             n_outputs = None if n_classes == 2 else n_outputs
         return map_predict(functools.partial(method, est), X, dtype=dtype, n_outputs=n_outputs)
 
-    return wrapper
+    return cast(_Method, wrapper)

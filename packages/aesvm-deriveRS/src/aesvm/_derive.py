@@ -1,5 +1,7 @@
 """DeriveRS (Nandan et al. 2014, sec. 4): the representative set and its beta weights."""
 
+from __future__ import annotations
+
 import dataclasses
 import functools
 
@@ -8,6 +10,7 @@ import scipy.sparse as sp
 
 from svmcore import effective_n_threads, numba_threads, thread_map
 from svmcore.kernels import check_kernel_params, gram, kernel_diag, kernel_distances, resolve_gamma
+from svmcore.typing import ArrayLike, MatrixLike, RandomStateLike
 from svmcore.validation import (
     check_float_array,
     check_generator,
@@ -71,7 +74,7 @@ class RepresentativeSet:
     n_repairs: int
 
     @property
-    def n_representatives(self):
+    def n_representatives(self) -> int:
         """M, the size of the representative set."""
         return int(self.indices.size)
 
@@ -178,22 +181,22 @@ def _check_derive_params(subset_size, group_size, tol, segregation):
 
 
 def derive_rs(
-    X,
-    y,
+    X: MatrixLike,
+    y: ArrayLike,
     *,
-    kernel="rbf",
-    gamma="scale",
-    degree=3,
-    coef0=0.0,
-    subset_size=100_000,
-    group_size=1_000,
-    tol=1e-3,
-    segregation="fls2",
-    sample_weight=None,
-    random_state=None,
-    n_jobs=None,
-    abort_fraction=None,
-):
+    kernel: str = "rbf",
+    gamma: str | float = "scale",
+    degree: int = 3,
+    coef0: float = 0.0,
+    subset_size: int = 100_000,
+    group_size: int = 1_000,
+    tol: float = 1e-3,
+    segregation: str = "fls2",
+    sample_weight: ArrayLike | None = None,
+    random_state: RandomStateLike = None,
+    n_jobs: int | None = None,
+    abort_fraction: float | None = None,
+) -> RepresentativeSet | None:
     """Representative set of approximate extreme points (DeriveRS, sec. 4.4).
 
     Parameters

@@ -1,6 +1,10 @@
 """The comparison metrics of sec. 5.3 (RMSE, ETS, OTS, ECS, OCS) against a baseline SVM."""
 
+from __future__ import annotations
+
 import numpy as np
+
+from svmcore.typing import ArrayLike
 
 __all__ = ["comparison_metrics"]
 
@@ -21,8 +25,15 @@ def _grid(values, name, shape=None):
 
 
 def comparison_metrics(
-    accuracy_ref, accuracy, time_ref, time, n_sv_ref, n_sv, *, representative_time=0.0
-):
+    accuracy_ref: ArrayLike,
+    accuracy: ArrayLike,
+    time_ref: ArrayLike,
+    time: ArrayLike,
+    n_sv_ref: ArrayLike,
+    n_sv: ArrayLike,
+    *,
+    representative_time: float = 0.0,
+) -> dict[str, float]:
     """Sec. 5.3's five metrics of a method F against the baseline (LIBSVM, i.e. ``SVC``).
 
     All arrays are indexed ``[r, s]``: hyper-parameter combination ``r`` of the grid,

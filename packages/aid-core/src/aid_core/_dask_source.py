@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 
 from svmcore.chunked import RowBlocks
+from svmcore.typing import ArrayLike, MatrixLike
 
 from ._data import Block, DataSource
 
@@ -34,10 +36,12 @@ class DaskSource(DataSource):
         Weights chunked as ``X``'s rows; None means unit weights.
     """
 
-    def __init__(self, X, y=None, sample_weight=None):
+    def __init__(
+        self, X: MatrixLike, y: ArrayLike | None = None, sample_weight: ArrayLike | None = None
+    ) -> None:
         self.rows = RowBlocks(X, y, sample_weight)
-        self._weights = None
-        self._targets = None
+        self._weights: np.ndarray | None = None
+        self._targets: np.ndarray | None = None
 
     @property
     def n_samples(self) -> int:
@@ -52,7 +56,7 @@ class DaskSource(DataSource):
         for start, X, y, w in self.rows.iter_chunks():
             yield Block(start, X, y, w)
 
-    def take(self, indices) -> Block:
+    def take(self, indices: ArrayLike) -> Block:
         X, y, w = self.rows.take(indices)
         return Block(0, X, y, w)
 
@@ -63,7 +67,7 @@ class DaskSource(DataSource):
     def map_blocks(self, fn: Callable, *per_row: np.ndarray) -> list:
         return self.rows.map(functools.partial(_on_block, fn), *per_row)
 
-    def reduce_blocks(self, fn: Callable, *per_row: np.ndarray):
+    def reduce_blocks(self, fn: Callable, *per_row: np.ndarray) -> Any:
         return self.rows.reduce(functools.partial(_on_block, fn), *per_row)
 
     def weights(self) -> np.ndarray:

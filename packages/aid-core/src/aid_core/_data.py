@@ -11,12 +11,14 @@ import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 import scipy.sparse as sp
 
 from svmcore.chunked import add_parts, is_dask_collection
 from svmcore.clustering import group_sums
+from svmcore.typing import ArrayLike, MatrixLike
 
 __all__ = ["ArraySource", "Block", "ChunkSource", "DataSource", "as_data_source", "cluster_sums"]
 
@@ -41,7 +43,7 @@ class Block:
     """
 
     start: int
-    X: object
+    X: Any  # ndarray or CSR rows
     y: np.ndarray | None
     sample_weight: np.ndarray | None
 
@@ -79,13 +81,15 @@ class DataSource(ABC):
     def blocks(self) -> Iterator[Block]:
         """Yield the data as consecutive row blocks."""
 
-    def take(self, indices) -> Block:
+    def take(self, indices: ArrayLike) -> Block:
         """Gather the rows ``indices`` (sorted ascending in the output) in one pass.
 
         Used for the small random samples of the initial clustering.
         """
         indices = np.unique(np.asarray(indices, dtype=np.intp))
-        parts_X, parts_y, parts_w = [], [], []
+        parts_X: list[Any] = []
+        parts_y: list[Any] = []
+        parts_w: list[Any] = []
         for block in self.blocks():
             lo, hi = np.searchsorted(indices, [block.start, block.stop])
             if lo == hi:
@@ -120,7 +124,7 @@ class DataSource(ABC):
             fn(block, *(a[block.start : block.stop] for a in per_row)) for block in self.blocks()
         ]
 
-    def reduce_blocks(self, fn: Callable, *per_row: np.ndarray):
+    def reduce_blocks(self, fn: Callable, *per_row: np.ndarray) -> Any:
         """Sum ``fn(block, *(a[block rows] for a in per_row))`` over all blocks.
 
         Parameters
@@ -148,7 +152,7 @@ class DataSource(ABC):
 
     def targets(self) -> np.ndarray | None:
         """Every row's target in one pass (None when the source has none)."""
-        parts = [block.y for block in self.blocks()]
+        parts: list[Any] = [block.y for block in self.blocks()]
         return None if parts[0] is None else np.concatenate(parts).astype(np.float64, copy=False)
 
 
@@ -168,7 +172,14 @@ class ArraySource(DataSource):
         path for in-memory data.
     """
 
-    def __init__(self, X, y=None, sample_weight=None, *, block_size=None):
+    def __init__(
+        self,
+        X: MatrixLike,
+        y: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
+        *,
+        block_size: int | None = None,
+    ) -> None:
         if X.ndim != 2:
             raise ValueError(f"X must be 2-D; got {X.ndim} dimensions.")
         n = X.shape[0]
@@ -178,8 +189,9 @@ class ArraySource(DataSource):
         if block_size is not None and (int(block_size) != block_size or block_size < 1):
             raise ValueError(f"block_size must be a positive integer or None; got {block_size!r}.")
         self.X = X.tocsr() if sp.issparse(X) else X
-        self.y = y
-        self.sample_weight = sample_weight
+        # Kept as given (a memory map is sliced block by block, never read whole).
+        self.y: Any = y
+        self.sample_weight: Any = sample_weight
         self.block_size = None if block_size is None else int(block_size)
 
     @property
@@ -221,7 +233,7 @@ class ChunkSource(DataSource):
         *,
         n_samples: int | None = None,
         n_features: int | None = None,
-    ):
+    ) -> None:
         if not callable(factory):
             raise TypeError(f"factory must be callable; got {type(factory).__name__}.")
         self.factory = factory
@@ -241,13 +253,13 @@ class ChunkSource(DataSource):
     def n_samples(self) -> int:
         if self._n_samples is None:
             self._count()
-        return self._n_samples
+        return cast(int, self._n_samples)
 
     @property
     def n_features(self) -> int:
         if self._n_features is None:
             self._count()
-        return self._n_features
+        return cast(int, self._n_features)
 
     def blocks(self) -> Iterator[Block]:
         start = 0
@@ -266,7 +278,13 @@ class ChunkSource(DataSource):
             start += rows
 
 
-def as_data_source(X, y=None, sample_weight=None, *, block_size=None) -> DataSource:
+def as_data_source(
+    X: MatrixLike | DataSource,
+    y: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    *,
+    block_size: int | None = None,
+) -> DataSource:
     """Wrap ``X`` as a :class:`DataSource`; a source passes through unchanged.
 
     Parameters
@@ -297,7 +315,9 @@ def as_data_source(X, y=None, sample_weight=None, *, block_size=None) -> DataSou
     return ArraySource(X, y, sample_weight, block_size=block_size)
 
 
-def cluster_sums(source: DataSource, labels: np.ndarray, n_clusters: int, *, targets=True):
+def cluster_sums(
+    source: DataSource, labels: np.ndarray, n_clusters: int, *, targets: bool = True
+) -> tuple[Any, np.ndarray | None, np.ndarray]:
     """Weighted per-cluster sums in one pass: ``(sum s_i x_i, sum s_i y_i, sum s_i)``.
 
     Parameters
@@ -340,5 +360,7 @@ def _block_sums(block: Block, labels: np.ndarray, n_clusters: int, targets: bool
         part = group_sums(block.X, labels, n_clusters, w)
     y_part = None
     if targets:
+        if block.y is None:
+            raise ValueError("cluster_sums(targets=True) needs a source with targets y.")
         y_part = np.bincount(labels, weights=w * block.y.astype(np.float64), minlength=n_clusters)
     return part, y_part, np.bincount(labels, weights=w, minlength=n_clusters)

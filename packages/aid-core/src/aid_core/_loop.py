@@ -14,6 +14,7 @@ from numbers import Integral
 import numpy as np
 
 from svmcore.reporting import TablePrinter
+from svmcore.typing import RandomStateLike
 from svmcore.validation import check_positive_int, check_real
 
 from ._data import DataSource
@@ -106,7 +107,7 @@ def run_aid(
     verbose: int = 0,
     progress: bool = False,
     callback: Callable[[dict], bool | None] | None = None,
-    random_state=None,
+    random_state: RandomStateLike = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> AIDResult:
     """Run AID (Algorithm 1) on ``problem`` over ``data``.
@@ -246,6 +247,8 @@ def run_aid(
         if bar is not None:
             bar.close()
 
+    # max_iter >= 1: the loop ran, kept a best solution and set a stop reason
+    assert best is not None and stop_reason is not None
     solution, evaluation, final_clusters = best
     show.remark(f"AID stopped: {stop_reason} after {len(history)} iterations, gap {gap:.3e}.")
     return AIDResult(

@@ -9,6 +9,11 @@ from typing import Any
 
 import numpy as np
 
+from svmcore.clustering import Clusters
+from svmcore.typing import RandomStateLike
+
+from ._data import DataSource
+
 __all__ = ["AIDProblem", "AggregatedSolution", "Evaluation", "SolveContext", "violated_clusters"]
 
 
@@ -147,15 +152,15 @@ class AIDProblem(ABC):
     """
 
     @abstractmethod
-    def initial_clusters(self, data, random_state):
+    def initial_clusters(self, data: DataSource, random_state: RandomStateLike) -> Clusters:
         """Return the initial clusters C^0 as a :class:`svmcore.clustering.Clusters`."""
 
     @abstractmethod
-    def aggregate(self, data, clusters):
+    def aggregate(self, data: DataSource, clusters: Clusters) -> Any:
         """Return the aggregated data (any object ``solve`` accepts) for ``clusters``."""
 
     @abstractmethod
-    def solve(self, aggregated, context: SolveContext) -> AggregatedSolution:
+    def solve(self, aggregated: Any, context: SolveContext) -> AggregatedSolution:
         """Solve the aggregated problem.
 
         Parameters
@@ -175,13 +180,15 @@ class AIDProblem(ABC):
         """
 
     @abstractmethod
-    def evaluate(self, data, clusters, solution: AggregatedSolution) -> Evaluation:
+    def evaluate(
+        self, data: DataSource, clusters: Clusters, solution: AggregatedSolution
+    ) -> Evaluation:
         """Map ``solution`` to the original problem; return E^t and the per-sample key."""
 
     #: How many times ``solve`` may be called for one aggregated problem (1 = no retries).
     max_attempts: int = 1
 
-    def decluster(self, clusters, evaluation: Evaluation):
+    def decluster(self, clusters: Clusters, evaluation: Evaluation) -> tuple[Clusters, int]:
         """Split the clusters violating the optimality condition.
 
         Returns ``(new_clusters, n_split)``; ``n_split == 0`` means the optimality
@@ -196,7 +203,7 @@ class AIDProblem(ABC):
         return new, int(violated.size)
 
 
-def violated_clusters(labels, n_clusters, evaluation: Evaluation) -> np.ndarray:
+def violated_clusters(labels: np.ndarray, n_clusters: int, evaluation: Evaluation) -> np.ndarray:
     """Find the clusters whose non-free members carry more than one key, in O(n).
 
     Parameters

@@ -8,7 +8,9 @@ centroids, the aggregated LP, Prop 1-2 on the full data) and the estimator
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from numbers import Integral, Real
+from typing import Any, Self
 
 import numpy as np
 import scipy.sparse as sp
@@ -24,6 +26,7 @@ from aid_core import (
 )
 from svmcore.chunked import is_dask_collection
 from svmcore.clustering import Clusters, kmeans_one_iteration
+from svmcore.typing import ArrayLike, DaskArray, MatrixLike, RandomStateLike
 from svmcore.validation import (
     Interval,
     StrOptions,
@@ -175,7 +178,7 @@ class _LADProblem(AIDProblem):
         )
 
 
-def auto_lad_rate(n_samples, n_params):
+def auto_lad_rate(n_samples: int, n_params: int) -> float:
     """The paper's r^0 for LAD (sec. 4): max(3m/n, 5e-4) if m n > 5e8, else max(2m/n, 5e-3)."""
     if n_params * n_samples > 5e8:
         return min(1.0, max(3 * n_params / n_samples, 5e-4))
@@ -321,19 +324,19 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
     def __init__(
         self,
         *,
-        fit_intercept=True,
-        initial_aggregation_rate="auto",
-        init_sample_size="auto",
-        gap_tol=1e-3,
-        max_iter=100,
-        time_limit=None,
-        lp_method="auto",
-        block_size=None,
-        verbose=0,
-        progress=False,
-        callback=None,
-        random_state=None,
-    ):
+        fit_intercept: bool = True,
+        initial_aggregation_rate: float | str = "auto",
+        init_sample_size: int | str = "auto",
+        gap_tol: float = 1e-3,
+        max_iter: int = 100,
+        time_limit: float | None = None,
+        lp_method: str = "auto",
+        block_size: int | None = None,
+        verbose: int = 0,
+        progress: bool = False,
+        callback: Callable[[dict[str, Any]], bool | None] | None = None,
+        random_state: RandomStateLike = None,
+    ) -> None:
         self.fit_intercept = fit_intercept
         self.initial_aggregation_rate = initial_aggregation_rate
         self.init_sample_size = init_sample_size
@@ -348,7 +351,7 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
         self.random_state = random_state
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X: MatrixLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> Self:
         """Fit the LAD regression by AID.
 
         Parameters
@@ -402,7 +405,7 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
         tags.input_tags.sparse = True
         return tags
 
-    def predict(self, X):
+    def predict(self, X: MatrixLike) -> np.ndarray | DaskArray:
         """Predict ``X @ coef_ + intercept_``.
 
         Parameters

@@ -14,9 +14,13 @@ columns one iteration costs O(K p^2) in BLAS (dense) or O(nnz p) (sparse).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
+
+from svmcore.typing import ArrayLike, MatrixLike
 
 __all__ = ["lad_interior_point"]
 
@@ -57,7 +61,14 @@ def _cholesky(M):
     raise la.LinAlgError("LAD interior point: the normal matrix is singular.")
 
 
-def lad_interior_point(X, y, weights=None, *, tol=1e-10, max_iter=100):
+def lad_interior_point(
+    X: MatrixLike,
+    y: ArrayLike,
+    weights: ArrayLike | None = None,
+    *,
+    tol: float = 1e-10,
+    max_iter: int = 100,
+) -> tuple[np.ndarray, float, float, dict[str, Any]]:
     """Solve ``min_beta sum_k w_k |y_k - x_k beta|`` by a primal-dual interior point.
 
     Parameters

@@ -3,10 +3,13 @@ sec. 3.1): the LP, its sifting variant and the warm basis of a split aggregation
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import scipy.sparse as sp
 
-from svmcore.solvers import InfeasibleError, LPBasis, solve_lp
+from svmcore.solvers import InfeasibleError, LPBasis, LPResult, solve_lp
+from svmcore.typing import ArrayLike, MatrixLike
 
 __all__ = ["lad_lp", "lad_lp_sifting", "split_basis"]
 
@@ -18,7 +21,16 @@ def _with_intercept(X, fit_intercept):
     return sp.hstack([X, ones], format="csr") if sp.issparse(X) else np.hstack([X, ones])
 
 
-def lad_lp(X, y, weights=None, *, method="ipm", tol=None, time_limit=None, warm_start=None):
+def lad_lp(
+    X: MatrixLike,
+    y: ArrayLike,
+    weights: ArrayLike | None = None,
+    *,
+    method: str = "ipm",
+    tol: float | None = None,
+    time_limit: float | None = None,
+    warm_start: LPResult | LPBasis | None = None,
+) -> tuple[np.ndarray, float, float, LPResult]:
     """Solve weighted LAD ``min_beta sum_k w_k |y_k - x_k beta|`` exactly through its dual LP.
 
     .. math::
@@ -78,7 +90,15 @@ def lad_lp(X, y, weights=None, *, method="ipm", tol=None, time_limit=None, warm_
     return beta, primal, float(-res.fun), res
 
 
-def lad_lp_sifting(X, y, weights, beta0, *, method="ipm", min_size=None):
+def lad_lp_sifting(
+    X: MatrixLike,
+    y: ArrayLike,
+    weights: ArrayLike | None,
+    beta0: ArrayLike,
+    *,
+    method: str = "ipm",
+    min_size: int | None = None,
+) -> tuple[np.ndarray, float, float, dict[str, Any]]:
     """Solve the weighted LAD dual LP exactly by sifting (a working set of columns).
 
     Columns far from the hyperplane ``beta0`` are fixed at the bound their residual sign

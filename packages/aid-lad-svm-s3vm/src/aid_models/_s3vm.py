@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import time
 import warnings
+from collections.abc import Callable
 from numbers import Integral, Real
+from typing import Any, Self
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -13,6 +15,7 @@ from aid_core import as_data_source
 from aid_core import run_aid as _run_aid
 from svmcore.model_selection import SemiSupervisedScoreMixin
 from svmcore.solvers import SolverLimitWarning
+from svmcore.typing import ArrayLike, RandomStateLike
 from svmcore.validation import (
     Interval,
     StrOptions,
@@ -210,21 +213,21 @@ class AIDS3VMClassifier(SemiSupervisedScoreMixin, ClassifierMixin, BaseEstimator
     def __init__(
         self,
         *,
-        M_l=5.0,
-        M_u=1.0,
-        unlabeled_value=None,
-        balance="constraint",
-        initial_aggregation_rate=0.01,
-        min_initial_clusters=10,
-        aggregate_labeled=True,
-        max_iter=1,
-        time_limit=None,
-        time_limit_per_solve=None,
-        mip_gap=1e-6,
-        verbose=0,
-        callback=None,
-        random_state=None,
-    ):
+        M_l: float = 5.0,
+        M_u: float = 1.0,
+        unlabeled_value: int | None = None,
+        balance: str | None = "constraint",
+        initial_aggregation_rate: float = 0.01,
+        min_initial_clusters: int = 10,
+        aggregate_labeled: bool = True,
+        max_iter: int = 1,
+        time_limit: float | None = None,
+        time_limit_per_solve: float | None = None,
+        mip_gap: float = 1e-6,
+        verbose: int = 0,
+        callback: Callable[[dict[str, Any]], bool | None] | None = None,
+        random_state: RandomStateLike = None,
+    ) -> None:
         self.M_l = M_l
         self.M_u = M_u
         self.unlabeled_value = unlabeled_value
@@ -241,7 +244,7 @@ class AIDS3VMClassifier(SemiSupervisedScoreMixin, ClassifierMixin, BaseEstimator
         self.random_state = random_state
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         """Fit the S3VM by AID.
 
         Parameters
@@ -316,7 +319,7 @@ class AIDS3VMClassifier(SemiSupervisedScoreMixin, ClassifierMixin, BaseEstimator
         tags.classifier_tags.multi_class = False
         return tags
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Signed score ``X @ coef_.T + intercept_``; positive means ``classes_[1]``.
 
         Parameters
@@ -333,7 +336,7 @@ class AIDS3VMClassifier(SemiSupervisedScoreMixin, ClassifierMixin, BaseEstimator
         X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
         return np.asarray(X @ self.coef_[0], dtype=np.float64) + self.intercept_[0]
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """Predict class labels by the sign of :meth:`decision_function` (Lemma 1).
 
         Parameters

@@ -19,6 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from svmcore.solvers import SolverError, solve_qp
+from svmcore.typing import ArrayLike, MatrixLike
 
 from ._s3vm_split import lemma1_labels
 
@@ -31,7 +32,14 @@ __all__ = [
 ]
 
 
-def weighted_svm_qp(X, y, cost, *, balance=None, time_limit=None):
+def weighted_svm_qp(
+    X: MatrixLike,
+    y: ArrayLike,
+    cost: ArrayLike,
+    *,
+    balance: tuple[ArrayLike, float] | None = None,
+    time_limit: float | None = None,
+) -> tuple[np.ndarray, float, float]:
     """Exact weighted linear SVM with a free bias by HiGHS QP.
 
     .. math::

@@ -7,7 +7,9 @@ The estimator :class:`AIDSVC`; the AID problem it runs is in ``_svc_problem.py``
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from numbers import Integral, Real
+from typing import Any, Self
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -27,6 +29,7 @@ from svmcore.kernels import kernel_matvec, resolve_gamma
 from svmcore.solvers import (
     dcd_weighted_svm,
 )
+from svmcore.typing import ArrayLike, DaskArray, MatrixLike, RandomStateLike
 from svmcore.validation import (
     Interval,
     StrOptions,
@@ -307,24 +310,24 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
     def __init__(
         self,
         *,
-        C=1.0,
-        kernel="linear",
-        gamma="scale",
-        degree=3,
-        coef0=0.0,
-        solver="auto",
-        tol=1e-3,
-        initial_aggregation_rate="auto",
-        init_sample_size="auto",
-        gap_tol=1e-4,
-        max_iter=100,
-        time_limit=None,
-        block_size=None,
-        verbose=0,
-        progress=False,
-        callback=None,
-        random_state=None,
-    ):
+        C: float = 1.0,
+        kernel: str = "linear",
+        gamma: str | float = "scale",
+        degree: int = 3,
+        coef0: float = 0.0,
+        solver: str = "auto",
+        tol: float = 1e-3,
+        initial_aggregation_rate: float | str = "auto",
+        init_sample_size: int | str = "auto",
+        gap_tol: float = 1e-4,
+        max_iter: int = 100,
+        time_limit: float | None = None,
+        block_size: int | None = None,
+        verbose: int = 0,
+        progress: bool = False,
+        callback: Callable[[dict[str, Any]], bool | None] | None = None,
+        random_state: RandomStateLike = None,
+    ) -> None:
         self.C = C
         self.kernel = kernel
         self.gamma = gamma
@@ -390,7 +393,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         return X, None, None, keep, DaskSource(X, y_signed, sw)
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X: MatrixLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> Self:
         """Fit the SVM by AID.
 
         Parameters
@@ -448,7 +451,9 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
             problem = _SVCProblem(self, X, kernel_params, gamma, seed, solver)
             result = run_estimator_aid(self, problem, data, seed)
         if y_signed is None:  # Dask: the per-row vectors, read from their own chunks
+            assert data is not None
             y_signed, sw = data.targets(), data.weights()
+        assert y_signed is not None
         params = result.solution.params
         labels = result.clusters.labels
         W = np.bincount(labels, weights=sw, minlength=result.clusters.n_clusters)
@@ -479,7 +484,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         return tags
 
-    def decision_function(self, X):
+    def decision_function(self, X: MatrixLike) -> np.ndarray | DaskArray:
         """Signed score ``f(x)``; positive means ``classes_[1]``.
 
         Parameters
@@ -504,6 +509,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         )
         if self.kernel == "linear":
             return np.asarray(X @ self.coef_[0]).ravel() + self.intercept_[0]
+        assert self.gamma_ is not None  # a kernel machine's resolved gamma
         return (
             kernel_matvec(
                 X,
@@ -517,7 +523,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
             + self.intercept_[0]
         )
 
-    def predict(self, X):
+    def predict(self, X: MatrixLike) -> np.ndarray | DaskArray:
         """Predict class labels.
 
         Parameters

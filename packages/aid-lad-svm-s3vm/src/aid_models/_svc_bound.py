@@ -4,12 +4,20 @@ Every aggregated SVM solve of AIDSVC reports this bound, which is also a lower b
 the original problem's optimum (Prop 4), so the AID gap it gives is certified.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
+
 import numpy as np
+
+from svmcore.typing import ArrayLike
 
 __all__ = ["aggregated_dual_bound"]
 
 
-def aggregated_dual_bound(alpha, y, quad):
+def aggregated_dual_bound(
+    alpha: ArrayLike, y: ArrayLike, quad: Callable[[np.ndarray], float]
+) -> float:
     """A certified lower bound on a weighted SVM optimum from approximate duals.
 
     ``alpha`` is made exactly feasible for ``sum_k alpha_k y_k = 0`` by scaling down the
@@ -31,6 +39,7 @@ def aggregated_dual_bound(alpha, y, quad):
         The dual objective of the feasible duals, <= the optimum.
     """
     alpha = np.clip(np.asarray(alpha, dtype=np.float64), 0.0, None)
+    y = np.asarray(y)
     pos, neg = alpha[y > 0].sum(), alpha[y < 0].sum()
     alpha = alpha.copy()
     if pos > neg:

@@ -1,5 +1,7 @@
 """Pieces shared by the three linear classifiers: parameters, bias handling, prediction."""
 
+from __future__ import annotations
+
 import time
 import warnings
 from numbers import Integral, Real
@@ -12,6 +14,7 @@ from sklearn.exceptions import ConvergenceWarning
 from svmcore import numba_threads
 from svmcore.linalg import matvec_rows, power_of_two_scaling
 from svmcore.solvers import TimeBudget
+from svmcore.typing import MatrixLike
 from svmcore.validation import Interval, StrOptions, check_is_fitted, validate_data
 
 __all__ = ["LinearSVMLinMixin"]
@@ -22,6 +25,11 @@ _clock = time.perf_counter
 
 class LinearSVMLinMixin(ClassifierMixin, BaseEstimator):
     """Common parameters and prediction of MFN, TSVM and MFA (not public)."""
+
+    # Fitted attributes (declared for type checkers; set by fit).
+    classes_: np.ndarray
+    coef_: np.ndarray
+    intercept_: np.ndarray
 
     _parameter_constraints: dict = {
         "alpha": [Interval(Real, 0.0, None, closed="neither")],
@@ -92,7 +100,7 @@ class LinearSVMLinMixin(ClassifierMixin, BaseEstimator):
             self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order="C"
         )
 
-    def decision_function(self, X):
+    def decision_function(self, X: MatrixLike) -> np.ndarray:
         """Signed distance-like score ``X @ coef_.T + intercept_``.
 
         Parameters
@@ -120,7 +128,7 @@ class LinearSVMLinMixin(ClassifierMixin, BaseEstimator):
             )
         return scores.ravel() if scores.shape[1] == 1 else scores
 
-    def predict(self, X):
+    def predict(self, X: MatrixLike) -> np.ndarray:
         """Predict class labels.
 
         Parameters

@@ -1,5 +1,7 @@
 """Mean field annealing with L2-SVM-MFN (Sindhwani & Keerthi 2006, Tables 5-7)."""
 
+from __future__ import annotations
+
 from typing import NamedTuple
 
 import numpy as np

@@ -1,5 +1,7 @@
 """MFAClassifier: mean field annealing for the transductive SVM (Tables 5-7)."""
 
+from __future__ import annotations
+
 from numbers import Integral, Real
 
 import numpy as np
@@ -176,26 +178,26 @@ class MFAClassifier(_SemiSupervisedMixin):
     def __init__(
         self,
         *,
-        alpha=1e-3,
-        alpha_unlabeled=1.0,
-        positive_fraction=None,
-        unlabeled_value=None,
-        temperature=10.0,
-        temperature_factor=1.5,
-        anneal_tol=1e-6,
-        max_outer=30,
-        max_inner=100,
-        fit_intercept=True,
-        regularize_intercept=True,
-        tol=1e-6,
-        tau=1e-8,
-        max_iter=50,
-        cg_max_iter=10000,
-        preconditioner=None,
-        time_limit=None,
-        n_jobs=None,
-        verbose=0,
-    ):
+        alpha: float = 1e-3,
+        alpha_unlabeled: float = 1.0,
+        positive_fraction: float | None = None,
+        unlabeled_value: int | None = None,
+        temperature: float = 10.0,
+        temperature_factor: float = 1.5,
+        anneal_tol: float = 1e-6,
+        max_outer: int = 30,
+        max_inner: int = 100,
+        fit_intercept: bool = True,
+        regularize_intercept: bool = True,
+        tol: float = 1e-6,
+        tau: float = 1e-8,
+        max_iter: int = 50,
+        cg_max_iter: int = 10000,
+        preconditioner: str | None = None,
+        time_limit: float | None = None,
+        n_jobs: int | None = None,
+        verbose: int = 0,
+    ) -> None:
         self.alpha = alpha
         self.alpha_unlabeled = alpha_unlabeled
         self.positive_fraction = positive_fraction

@@ -1,11 +1,16 @@
 """L2-SVM-MFN, the modified finite Newton method (Sindhwani & Keerthi 2006, Table 1)."""
 
-from typing import NamedTuple
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from svmcore.linalg import RowProducts, cgls, jacobi_preconditioner, line_search
 from svmcore.reporting import Recorder
+from svmcore.solvers import TimeBudget
+from svmcore.typing import ArrayLike, MatrixLike
 
 __all__ = ["MFNResult", "l2svm_mfn", "squared_hinge_objective"]
 
@@ -46,7 +51,13 @@ class MFNResult(NamedTuple):
     history: list
 
 
-def squared_hinge_objective(w, outputs, y, cost, lam):
+def squared_hinge_objective(
+    w: np.ndarray,
+    outputs: np.ndarray,
+    y: np.ndarray,
+    cost: np.ndarray,
+    lam: float | np.ndarray,
+) -> float:
     r"""Evaluate :math:`\tfrac12 w^T\Lambda w + \tfrac12\sum_i c_i\max(0, 1 - y_i o_i)^2`.
 
     Parameters
@@ -98,23 +109,23 @@ def newton_point(X, target, cost, lam, w, o, rows, intercept, epsilon, cg_cap, p
 
 
 def l2svm_mfn(
-    X,
-    y,
-    cost,
-    lam,
+    X: MatrixLike,
+    y: np.ndarray,
+    cost: np.ndarray,
+    lam: float | np.ndarray,
     *,
-    intercept=True,
-    w0=None,
-    outputs0=None,
-    tol=1e-6,
-    tau=1e-6,
-    max_iter=50,
-    cg_max_iter=10000,
-    preconditioner=None,
-    rel_tol=RELATIVE_STOP,
-    budget=None,
-    report=None,
-):
+    intercept: bool = True,
+    w0: ArrayLike | None = None,
+    outputs0: np.ndarray | None = None,
+    tol: float = 1e-6,
+    tau: float = 1e-6,
+    max_iter: int = 50,
+    cg_max_iter: int = 10000,
+    preconditioner: str | None = None,
+    rel_tol: float = RELATIVE_STOP,
+    budget: TimeBudget | None = None,
+    report: Callable[[dict[str, Any]], object] | None = None,
+) -> MFNResult:
     r"""Minimize the weighted squared-hinge objective by L2-SVM-MFN (Table 1).
 
     Parameters

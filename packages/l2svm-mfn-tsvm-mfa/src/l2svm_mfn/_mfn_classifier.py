@@ -1,6 +1,9 @@
 """MFNClassifier: the scikit-learn estimator around L2-SVM-MFN."""
 
+from __future__ import annotations
+
 import warnings
+from typing import Any, Self
 
 import numpy as np
 import scipy.sparse as sp
@@ -9,6 +12,7 @@ from sklearn.utils.class_weight import compute_class_weight
 
 from svmcore import numba_threads
 from svmcore.reporting import History, TablePrinter
+from svmcore.typing import ArrayLike, MatrixLike
 from svmcore.validation import (
     StrOptions,
     check_classification_targets,
@@ -162,20 +166,20 @@ class MFNClassifier(LinearSVMLinMixin):
     def __init__(
         self,
         *,
-        alpha=1.0,
-        fit_intercept=True,
-        regularize_intercept=True,
-        tol=1e-6,
-        tau=1e-6,
-        max_iter=50,
-        cg_max_iter=10000,
-        preconditioner=None,
-        class_weight=None,
-        warm_start=False,
-        time_limit=None,
-        n_jobs=None,
-        verbose=0,
-    ):
+        alpha: float = 1.0,
+        fit_intercept: bool = True,
+        regularize_intercept: bool = True,
+        tol: float = 1e-6,
+        tau: float = 1e-6,
+        max_iter: int = 50,
+        cg_max_iter: int = 10000,
+        preconditioner: str | None = None,
+        class_weight: dict[Any, float] | str | None = None,
+        warm_start: bool = False,
+        time_limit: float | None = None,
+        n_jobs: int | None = None,
+        verbose: int = 0,
+    ) -> None:
         self.alpha = alpha
         self.fit_intercept = fit_intercept
         self.regularize_intercept = regularize_intercept
@@ -191,7 +195,7 @@ class MFNClassifier(LinearSVMLinMixin):
         self.verbose = verbose
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X: MatrixLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> Self:
         """Fit the model.
 
         Parameters
@@ -230,7 +234,7 @@ class MFNClassifier(LinearSVMLinMixin):
             self.warm_start
             and seed_shape is not None
             and seed_shape.shape == (len(problems), n_features)
-            and np.array_equal(getattr(self, "classes_", None), classes)
+            and np.array_equal(getattr(self, "classes_", np.empty(0)), classes)
         ):
             old = np.hstack([np.ldexp(self.coef_, scale_exp), self.intercept_[:, None]])
         coefs, objectives, n_iters, n_cg = [], [], [], 0
@@ -240,6 +244,10 @@ class MFNClassifier(LinearSVMLinMixin):
         with numba_threads(self.n_jobs):
             for k, positive in enumerate(problems):
                 y_signed = np.where(y == positive, 1.0, -1.0)
+
+                def report(rec: dict[str, Any], c: Any = positive) -> None:
+                    show({"class": c, **rec})
+
                 w0 = None
                 if old is not None:
                     w0 = old[k] if self.fit_intercept else old[k, :-1]
@@ -256,7 +264,7 @@ class MFNClassifier(LinearSVMLinMixin):
                     cg_max_iter=self.cg_max_iter,
                     preconditioner=self.preconditioner,
                     budget=budget,
-                    report=lambda rec, c=positive: show({"class": c, **rec}),
+                    report=report,
                 )
                 if not res.converged and not budget.exhausted:
                     warnings.warn(

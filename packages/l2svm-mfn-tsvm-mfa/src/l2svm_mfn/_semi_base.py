@@ -2,7 +2,10 @@
 (``y == unlabeled_value``, -1 by default), the class balance r, the fitted attributes of
 the transductive fit, a ``score`` on the labeled samples only."""
 
+from __future__ import annotations
+
 from numbers import Integral, Real
+from typing import Self
 
 import numpy as np
 import scipy.sparse as sp
@@ -10,6 +13,7 @@ import scipy.sparse as sp
 from svmcore import numba_threads
 from svmcore.model_selection import SemiSupervisedScoreMixin
 from svmcore.reporting import History, TablePrinter
+from svmcore.typing import ArrayLike, MatrixLike
 from svmcore.validation import (
     Interval,
     check_sample_weight,
@@ -45,7 +49,7 @@ class _SemiSupervisedMixin(SemiSupervisedScoreMixin, LinearSVMLinMixin):
         }
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X: MatrixLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> Self:
         """Fit on labeled and unlabeled samples.
 
         Parameters

@@ -1,11 +1,16 @@
 """Transductive L2-SVM-MFN with multiple switching (Sindhwani & Keerthi 2006, Table 4)."""
 
-from typing import NamedTuple
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from svmcore.linalg import select
 from svmcore.reporting import Recorder
+from svmcore.solvers import TimeBudget
+from svmcore.typing import MatrixLike
 
 from ._mfn import l2svm_mfn, squared_hinge_objective
 
@@ -54,7 +59,15 @@ class TSVMResult(NamedTuple):
     history: list
 
 
-def tsvm_objective(w, outputs, y, labeled, lam, lam_u, sample_weight=None):
+def tsvm_objective(
+    w: np.ndarray,
+    outputs: np.ndarray,
+    y: np.ndarray,
+    labeled: np.ndarray,
+    lam: float | np.ndarray,
+    lam_u: float,
+    sample_weight: np.ndarray | None = None,
+) -> float:
     r"""Objective (18): labeled squared hinge over :math:`l`, unlabeled :math:`\max(0, 1-|o|)^2`.
 
     Parameters
@@ -91,7 +104,7 @@ def tsvm_objective(w, outputs, y, labeled, lam, lam_u, sample_weight=None):
     return value
 
 
-def assign_by_ratio(outputs, n_positive):
+def assign_by_ratio(outputs: np.ndarray, n_positive: int) -> np.ndarray:
     """Label the ``n_positive`` largest outputs +1 and the rest -1 (Table 4's thresholding).
 
     For a fixed ``w`` these labels minimize the TSVM objective (7) over the unlabeled
@@ -151,22 +164,22 @@ def switch_labels(outputs, labels, max_switch):
 
 
 def transductive_mfn(
-    X,
-    y,
-    labeled,
-    lam,
-    lam_u,
+    X: MatrixLike,
+    y: np.ndarray,
+    labeled: np.ndarray,
+    lam: float | np.ndarray,
+    lam_u: float,
     *,
-    positive_fraction,
-    max_switch=1,
-    anneal_start=1e-5,
-    anneal_factor=2.0,
-    sample_weight=None,
-    intercept=True,
-    mfn_params=None,
-    budget=None,
-    report=None,
-):
+    positive_fraction: float,
+    max_switch: int = 1,
+    anneal_start: float = 1e-5,
+    anneal_factor: float = 2.0,
+    sample_weight: np.ndarray | None = None,
+    intercept: bool = True,
+    mfn_params: dict[str, Any] | None = None,
+    budget: TimeBudget | None = None,
+    report: Callable[[dict[str, Any]], object] | None = None,
+) -> TSVMResult:
     r"""Transductive L2-SVM-MFN (Table 4) with multiple switching.
 
     Parameters

@@ -1,5 +1,7 @@
 """TSVMClassifier: the transductive SVM with multiple label switching (Table 4, sec. 3.1.2)."""
 
+from __future__ import annotations
+
 import warnings
 from numbers import Integral, Real
 
@@ -174,24 +176,24 @@ class TSVMClassifier(_SemiSupervisedMixin):
     def __init__(
         self,
         *,
-        alpha=1e-3,
-        alpha_unlabeled=1.0,
-        positive_fraction=None,
-        unlabeled_value=None,
-        max_switch=10000,
-        anneal_start=1e-5,
-        anneal_factor=1.5,
-        fit_intercept=True,
-        regularize_intercept=True,
-        tol=1e-6,
-        tau=1e-6,
-        max_iter=50,
-        cg_max_iter=10000,
-        preconditioner=None,
-        time_limit=None,
-        n_jobs=None,
-        verbose=0,
-    ):
+        alpha: float = 1e-3,
+        alpha_unlabeled: float = 1.0,
+        positive_fraction: float | None = None,
+        unlabeled_value: int | None = None,
+        max_switch: int = 10000,
+        anneal_start: float = 1e-5,
+        anneal_factor: float = 1.5,
+        fit_intercept: bool = True,
+        regularize_intercept: bool = True,
+        tol: float = 1e-6,
+        tau: float = 1e-6,
+        max_iter: int = 50,
+        cg_max_iter: int = 10000,
+        preconditioner: str | None = None,
+        time_limit: float | None = None,
+        n_jobs: int | None = None,
+        verbose: int = 0,
+    ) -> None:
         self.alpha = alpha
         self.alpha_unlabeled = alpha_unlabeled
         self.positive_fraction = positive_fraction

@@ -3,6 +3,8 @@ for both), the kernel parameters (the paper's ``sigma`` or scikit-learn's ``gamm
 working-set size defaults and checks, the fit of one LP-SVR on given targets within a
 time budget, which LPSVC runs once per class, and the fitted attributes it gives."""
 
+from __future__ import annotations
+
 import warnings
 from numbers import Integral, Real
 
@@ -12,6 +14,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from svmcore.kernels import resolve_gamma
 from svmcore.reporting import History, TablePrinter
+from svmcore.typing import RandomStateLike
 from svmcore.validation import Interval, StrOptions, validate_data
 
 from ._report import history_table
@@ -56,28 +59,28 @@ class _LPSVRParams(BaseEstimator):
     def __init__(
         self,
         *,
-        C=1.0,
-        epsilon=0.1,
-        kernel="rbf",
-        gamma="scale",
-        sigma=None,
-        degree=3,
-        coef0=0.0,
-        decomposition="row_column",
-        method="simplex",
-        B0=None,
-        B_max=None,
-        n_add=None,
-        tau=4,
-        t_max=4,
-        loop_limit=10,
-        max_iter=1000,
-        tol=1e-6,
-        time_limit=None,
-        random_state=None,
-        n_jobs=None,
-        verbose=0,
-    ):
+        C: float = 1.0,
+        epsilon: float = 0.1,
+        kernel: str = "rbf",
+        gamma: str | float = "scale",
+        sigma: float | None = None,
+        degree: int = 3,
+        coef0: float = 0.0,
+        decomposition: str = "row_column",
+        method: str = "simplex",
+        B0: int | None = None,
+        B_max: int | None = None,
+        n_add: int | None = None,
+        tau: int = 4,
+        t_max: int = 4,
+        loop_limit: int = 10,
+        max_iter: int = 1000,
+        tol: float = 1e-6,
+        time_limit: float | None = None,
+        random_state: RandomStateLike = None,
+        n_jobs: int | None = None,
+        verbose: int = 0,
+    ) -> None:
         self.C = C
         self.epsilon = epsilon
         self.kernel = kernel

@@ -3,11 +3,16 @@ regression on -1/+1 targets, one fitted :class:`~lpsvr.LPSVR` per class against 
 (one in total for two classes), all within one time budget, classifying by the sign or the
 largest regression output."""
 
+from __future__ import annotations
+
+from typing import Self
+
 import numpy as np
 from sklearn.base import ClassifierMixin
 
 from svmcore.reporting import History, TablePrinter
 from svmcore.solvers import TimeBudget
+from svmcore.typing import ArrayLike
 from svmcore.validation import (
     check_classification_targets,
     check_is_fitted,
@@ -135,7 +140,7 @@ class LPSVC(ClassifierMixin, _LPSVRParams):
     """
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> Self:
         """Fit one LP-SVR per class (one in total for two classes), within one ``time_limit``.
 
         Parameters
@@ -184,7 +189,7 @@ class LPSVC(ClassifierMixin, _LPSVRParams):
         self.converged_ = all(reg.converged_ for reg in self.estimators_)
         return self
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Regression outputs: positive favours ``classes_[1]`` (binary case).
 
         Parameters
@@ -203,7 +208,7 @@ class LPSVC(ClassifierMixin, _LPSVRParams):
         scores = np.column_stack([reg._decision(X) for reg in self.estimators_])
         return scores[:, 0] if self.classes_.size == 2 else scores
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """Predict class labels.
 
         Parameters

@@ -3,12 +3,17 @@ an epsilon-insensitive kernel regression with an L1 penalty on its coefficients,
 row and column generation or by the paper's decompositions (Algorithm 1 is
 ``LPSVR(decomposition="full")``), with its fitted attributes and prediction."""
 
+from __future__ import annotations
+
+from typing import Self
+
 import numpy as np
 from sklearn.base import RegressorMixin
 
 from svmcore.chunked import is_dask_collection
 from svmcore.kernels import kernel_matvec
 from svmcore.solvers import TimeBudget
+from svmcore.typing import ArrayLike, DaskArray, MatrixLike
 from svmcore.validation import (
     check_is_fitted,
     check_magnitude,
@@ -227,7 +232,7 @@ class LPSVR(RegressorMixin, _LPSVRParams):
     """
 
     @fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X: MatrixLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> Self:
         """Fit the LP-SVR (within ``time_limit`` seconds when given).
 
         Parameters
@@ -271,7 +276,7 @@ class LPSVR(RegressorMixin, _LPSVRParams):
         )
         return np.asarray(out, dtype=np.float64) + self.intercept_[0]
 
-    def predict(self, X):
+    def predict(self, X: MatrixLike) -> np.ndarray | DaskArray:
         """Predict ``f(x) = sum_i alpha_i k(x_i, x) + b``.
 
         Parameters

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
+from ..typing import ArrayLike, DaskArray
 from ._detect import require_dask
 
 __all__ = ["RowBlocks", "add_parts", "tree_sum"]
@@ -32,7 +34,9 @@ class RowBlocks:
         Weights chunked as the rows of ``X``.
     """
 
-    def __init__(self, X, y=None, sample_weight=None):
+    def __init__(
+        self, X: DaskArray, y: DaskArray | None = None, sample_weight: DaskArray | None = None
+    ) -> None:
         if X.numblocks[1] != 1:
             raise ValueError("X must have one chunk along its columns; rechunk({1: -1}).")
         self.X = X
@@ -87,7 +91,7 @@ class RowBlocks:
         """
         return _compute_streaming(self._tasks(fn, per_row))
 
-    def reduce(self, fn: Callable, *per_row: np.ndarray):
+    def reduce(self, fn: Callable, *per_row: np.ndarray) -> Any:
         """Sum of ``fn`` over the chunks (as :meth:`map`), added pairwise on the workers.
 
         ``fn`` returns an array, a sparse matrix, a number or a tuple of those (``None``
@@ -95,7 +99,7 @@ class RowBlocks:
         """
         return tree_sum(self._tasks(fn, per_row)).compute()
 
-    def take(self, indices) -> tuple:
+    def take(self, indices: ArrayLike) -> tuple:
         """Gather the rows ``indices`` (sorted ascending): ``(X, y, sample_weight)``.
 
         Only the chunks that hold one of them are read, and only those rows come back.
@@ -191,7 +195,7 @@ def _select_rows(start, X, y, w, mask):
     )
 
 
-def add_parts(a, b):
+def add_parts(a: Any, b: Any) -> Any:
     """``a + b`` for arrays, sparse matrices and numbers; entrywise for tuples.
 
     Parameters
@@ -209,7 +213,7 @@ def add_parts(a, b):
     return a + b
 
 
-def tree_sum(tasks: Sequence):
+def tree_sum(tasks: Sequence) -> Any:
     """Add Dask delayed values pairwise (a binary tree), as one delayed value.
 
     Parameters

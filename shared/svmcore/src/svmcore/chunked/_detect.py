@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import importlib
 import sys
+from types import ModuleType
+from typing import Any
 
 __all__ = ["is_dask_collection", "require_dask"]
 
 
-def is_dask_collection(obj) -> bool:
+def is_dask_collection(obj: Any) -> bool:
     """Whether ``obj`` is a Dask collection (array, dataframe, delayed ...).
 
     Parameters
@@ -36,7 +38,7 @@ def is_dask_collection(obj) -> bool:
     return bool(_is(obj))
 
 
-def require_dask(feature: str):
+def require_dask(feature: str) -> ModuleType:
     """Import ``dask.array`` or raise an ImportError that names the extra to install.
 
     Parameters

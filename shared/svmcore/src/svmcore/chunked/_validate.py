@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
+from ..typing import DaskArray
 from ._detect import is_dask_collection, require_dask
 
 __all__ = ["DaskData", "check_dask_data", "map_predict"]
@@ -30,9 +33,9 @@ class DaskData:
         Whether some weight is exactly 0.
     """
 
-    X: object
-    y: object
-    sample_weight: object
+    X: DaskArray
+    y: DaskArray | None
+    sample_weight: DaskArray | None
     classes: np.ndarray | None
     any_zero_weight: bool
 
@@ -42,7 +45,7 @@ class DaskData:
         return sp.issparse(self.X._meta)
 
 
-def _as_vector(v, name, X, da):
+def _as_vector(v: Any, name: str, X: DaskArray, da: Any) -> Any:
     if v is None:
         return None
     if not is_dask_collection(v):
@@ -64,9 +67,9 @@ def _as_vector(v, name, X, da):
 
 
 def check_dask_data(
-    X,
-    y=None,
-    sample_weight=None,
+    X: DaskArray,
+    y: DaskArray | None = None,
+    sample_weight: DaskArray | None = None,
     *,
     estimator: str,
     accept_sparse: bool = False,
@@ -158,7 +161,13 @@ def _chunk_finite(block):
     return np.array([[np.isfinite(block.data).all()]])
 
 
-def map_predict(fn, X, *, dtype=np.float64, n_outputs=None):
+def map_predict(
+    fn: Callable[[Any], Any],
+    X: DaskArray,
+    *,
+    dtype: Any = np.float64,
+    n_outputs: int | None = None,
+) -> DaskArray:
     """Apply a fitted model's row-wise ``fn`` to every row chunk of a Dask array, lazily.
 
     Parameters
