@@ -1,6 +1,9 @@
 """``aesvm-train`` and ``aesvm-predict``: AESVM as a LIBSVM-style command pair."""
 
+from __future__ import annotations
+
 import argparse
+from collections.abc import Sequence
 
 from svmcore.cli import (
     add_kernel_options,
@@ -127,7 +130,7 @@ def _summary(est):
     return f"trained on {reduced}, {est.support_.size} support vectors"
 
 
-def train_main(argv=None):
+def train_main(argv: Sequence[str] | None = None) -> int:
     """Run ``aesvm-train [options] training_set_file [model_file]``.
 
     Parameters
@@ -151,7 +154,7 @@ def train_main(argv=None):
     )
 
 
-def predict_main(argv=None):
+def predict_main(argv: Sequence[str] | None = None) -> int:
     """Run ``aesvm-predict [options] test_file model_file output_file``.
 
     Parameters
@@ -169,7 +172,7 @@ def predict_main(argv=None):
     )
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     """Run ``python -m aesvm train|predict ...``.
 
     Parameters

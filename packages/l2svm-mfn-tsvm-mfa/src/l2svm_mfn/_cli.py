@@ -1,8 +1,11 @@
 """The ``svmlin`` command (also ``python -m l2svm_mfn``), compatible with SVMlin v1.0."""
 
+from __future__ import annotations
+
 import os
 import sys
 import warnings
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -112,7 +115,7 @@ def _parser():
     return p
 
 
-def svmlin_positive_count(r, u):
+def svmlin_positive_count(r: float, u: int) -> int:
     """Number of unlabeled examples SVMlin's TSVM first labels +1: ``u - int((1 - r) u)``.
 
     SVMlin v1.0 thresholds the outputs at the ``int((1 - r) u)``-th smallest one; this
@@ -273,7 +276,7 @@ def _command(argv):
     return 0
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     """Run ``svmlin``; return the exit status (0 success, 2 bad input, 1 failure).
 
     Parameters

@@ -1,10 +1,13 @@
 """Regularized least squares classification (SVMlin's ``-A 0``): one CGLS solve (Table 2)."""
 
+from __future__ import annotations
+
 from typing import NamedTuple
 
 import numpy as np
 
 from svmcore.linalg import cgls
+from svmcore.typing import ArrayLike, MatrixLike
 
 __all__ = ["RLSCResult", "least_squares_objective", "rlsc"]
 
@@ -30,7 +33,9 @@ class RLSCResult(NamedTuple):
     converged: bool
 
 
-def least_squares_objective(w, outputs, y, cost, lam):
+def least_squares_objective(
+    w: ArrayLike, outputs: ArrayLike, y: ArrayLike, cost: ArrayLike, lam: float | ArrayLike
+) -> float:
     r"""Evaluate :math:`\tfrac12 w^T\Lambda w + \tfrac12\sum_i c_i (y_i - o_i)^2`.
 
     Parameters
@@ -51,11 +56,23 @@ def least_squares_objective(w, outputs, y, cost, lam):
     value : float
         The objective at ``w``.
     """
-    residual = y - outputs
-    return 0.5 * float(np.sum(lam * w * w)) + 0.5 * float(np.sum(cost * residual * residual))
+    w, lam = np.asarray(w), np.asarray(lam)
+    residual = np.asarray(y) - np.asarray(outputs)
+    return 0.5 * float(np.sum(lam * w * w)) + 0.5 * float(
+        np.sum(np.asarray(cost) * residual * residual)
+    )
 
 
-def rlsc(X, y, cost, lam, *, intercept=True, tol=1e-6, max_iter=10000):
+def rlsc(
+    X: MatrixLike,
+    y: ArrayLike,
+    cost: ArrayLike,
+    lam: float | ArrayLike,
+    *,
+    intercept: bool = True,
+    tol: float = 1e-6,
+    max_iter: int = 10000,
+) -> RLSCResult:
     r"""Regularized least squares classification, as SVMlin v1.0's ``-A 0`` computes it.
 
     Minimizes :func:`least_squares_objective`,

@@ -1,8 +1,12 @@
 """Data files of the command-line tools: svmlight/libsvm and CSV in, one value per line out."""
 
+from __future__ import annotations
+
+import argparse
 import os
 import sys
 import warnings
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -65,7 +69,14 @@ def _read_csv(path, target_column, n_features):
     return X, y
 
 
-def read_data(path, *, fmt="auto", zero_based=False, target_column=-1, n_features=None):
+def read_data(
+    path: str | os.PathLike[str],
+    *,
+    fmt: str = "auto",
+    zero_based: bool = False,
+    target_column: int = -1,
+    n_features: int | None = None,
+) -> tuple[Any, np.ndarray | None]:
     """Read ``(X, y)`` from a svmlight/libsvm or CSV file, with one-line errors.
 
     Parameters
@@ -133,7 +144,7 @@ def read_data(path, *, fmt="auto", zero_based=False, target_column=-1, n_feature
     return sp.csr_matrix(X), y
 
 
-def add_data_options(parser):
+def add_data_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
     """Add the data-file options ``--format``, ``--zero-based`` and ``--target-column``.
 
     Parameters
@@ -169,7 +180,7 @@ def add_data_options(parser):
     return group
 
 
-def data_options(args):
+def data_options(args: argparse.Namespace) -> dict[str, Any]:
     """The :func:`read_data` keywords of the options added by :func:`add_data_options`.
 
     Parameters
@@ -193,7 +204,7 @@ def _format_value(value):
     return str(value)
 
 
-def write_values(values, path=None):
+def write_values(values: Any, path: str | os.PathLike[str] | None = None) -> None:
     """Write one value per line (floats with 17 significant digits, round-trip exact).
 
     Parameters

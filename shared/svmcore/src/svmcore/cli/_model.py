@@ -5,10 +5,14 @@ and one JSON header, so any NumPy (or any zip and ``.npy`` reader) can open it a
 loading a file never runs code from it.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import tempfile
 import zipfile
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -99,7 +103,13 @@ def _encode(estimator, attributes, prefix, arrays):
     }
 
 
-def save_model(path, estimator, attributes, *, info=None):
+def save_model(
+    path: str | os.PathLike[str],
+    estimator: Any,
+    attributes: Sequence[str] | Mapping[Any, Sequence[str]],
+    *,
+    info: dict[str, Any] | None = None,
+) -> None:
     """Write a fitted estimator to a portable model file (``.npz``, no pickle).
 
     Parameters
@@ -153,7 +163,7 @@ def save_model(path, estimator, attributes, *, info=None):
     """
     import svmcore
 
-    arrays = {}
+    arrays: dict[str, Any] = {}
     entry = _encode(estimator, attributes, _PREFIX, arrays)
     header = {
         "format": MODEL_FORMAT,
@@ -204,7 +214,7 @@ def _open(path):
     return archive, header
 
 
-def read_model_header(path):
+def read_model_header(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The JSON header of a model file written by :func:`save_model`.
 
     Parameters
@@ -258,7 +268,7 @@ def _decode(entry, accepted, archive, prefix, path):
     return estimator
 
 
-def load_model(path, estimators):
+def load_model(path: str | os.PathLike[str], estimators: Sequence[type]) -> Any:
     """Rebuild a fitted estimator from a model file written by :func:`save_model`.
 
     Parameters

@@ -1,8 +1,12 @@
 """Argument parsing for the command-line tools: plain-text help, one-line option errors,
 checked number types and the LIBSVM kernel options."""
 
+from __future__ import annotations
+
 import argparse
 import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 from ._run import EXIT_BAD_INPUT
 
@@ -45,12 +49,12 @@ class ArgumentParser(argparse.ArgumentParser):
     0.5
     """
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
 
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         """Print ``prog: error: message`` as one line on stderr and exit with status 2.
 
         Parameters
@@ -77,7 +81,9 @@ def _number(text, kind, what):
     return value
 
 
-def _number_type(name, kind, what, accept):
+def _number_type(
+    name: str, kind: type, what: str, accept: Callable[[Any], bool]
+) -> Callable[[str], Any]:
     """An argparse ``type`` parsing a ``kind`` for which ``accept(value)`` holds."""
     noun = "an integer" if kind is int else "a number"
 
@@ -116,7 +122,7 @@ positive_int = _number_type("positive_int", int, ">= 1", lambda v: v >= 1)
 fraction = _number_type("fraction", float, "in (0, 1)", lambda v: 0.0 < v < 1.0)
 
 
-def gamma_value(text):
+def gamma_value(text: str) -> str | float:
     """Parse a kernel ``gamma``: ``scale``, ``auto`` or a number > 0 (an argparse ``type``).
 
     Parameters
@@ -149,7 +155,7 @@ def gamma_value(text):
 KERNEL_CODES = {"0": "linear", "1": "poly", "2": "rbf"}
 
 
-def kernel_value(text):
+def kernel_value(text: str) -> str:
     """Parse a kernel: LIBSVM's code (0, 1, 2) or its name (an argparse ``type``).
 
     Parameters
@@ -177,7 +183,9 @@ def kernel_value(text):
     )
 
 
-def add_kernel_options(parser, *, kernel="rbf", gamma="scale"):
+def add_kernel_options(
+    parser: argparse.ArgumentParser, *, kernel: str = "rbf", gamma: str | float = "scale"
+) -> argparse._ArgumentGroup:
     """Add LIBSVM's kernel options ``-t``, ``-d``, ``-g``, ``-r`` to ``parser``.
 
     Parameters
@@ -223,7 +231,7 @@ def add_kernel_options(parser, *, kernel="rbf", gamma="scale"):
     return group
 
 
-def kernel_params(args):
+def kernel_params(args: argparse.Namespace) -> dict[str, Any]:
     """The estimator keywords of the options added by :func:`add_kernel_options`.
 
     Parameters

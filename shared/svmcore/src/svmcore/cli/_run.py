@@ -1,8 +1,11 @@
 """Running a command-line entry point: one-line errors, exit statuses, a closed stdout."""
 
+from __future__ import annotations
+
 import os
 import sys
 import traceback
+from collections.abc import Callable, Sequence
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FAILURE", "EXIT_INTERRUPTED", "CLIError", "run"]
 
@@ -53,7 +56,12 @@ def _silence_stdout():
         pass
 
 
-def run(command, argv=None, *, prog):
+def run(
+    command: Callable[[Sequence[str] | None], int | None],
+    argv: Sequence[str] | None = None,
+    *,
+    prog: str,
+) -> int:
     """Run ``command(argv)`` as a command-line tool and return its exit status.
 
     The one place where the tools of every package turn exceptions into messages:

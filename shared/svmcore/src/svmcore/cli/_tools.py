@@ -6,9 +6,14 @@ loads it, writes one prediction per line and reports accuracy (classifiers) or t
 mean squared error (regressors), as LIBSVM's ``svm-train``/``svm-predict`` do.
 """
 
+from __future__ import annotations
+
+import argparse
 import os
 import sys
 import warnings
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -49,16 +54,16 @@ def _default_model_file(training_file):
 
 
 def train_tool(
-    argv,
+    argv: Sequence[str] | None,
     *,
-    prog,
-    description,
-    add_options,
-    build,
-    attributes,
-    summary=None,
-    epilog=None,
-):
+    prog: str,
+    description: str,
+    add_options: Callable[[argparse.ArgumentParser], object],
+    build: Callable[[argparse.Namespace], Any],
+    attributes: Mapping[Any, Sequence[str]],
+    summary: Callable[[Any], str] | None = None,
+    epilog: str | None = None,
+) -> int:
     """Run a LIBSVM-style training tool: parse, read, fit, save; return the exit status.
 
     Usage: ``prog [options] training_set_file [model_file]``; ``model_file`` defaults
@@ -149,7 +154,14 @@ def _report(estimator, y, pred, out):
         print(f"Squared correlation coefficient = {r * r:.6g} (regression)", file=out)
 
 
-def predict_tool(argv, *, prog, description, estimators, epilog=None):
+def predict_tool(
+    argv: Sequence[str] | None,
+    *,
+    prog: str,
+    description: str,
+    estimators: Sequence[type],
+    epilog: str | None = None,
+) -> int:
     """Run a LIBSVM-style prediction tool; return the exit status.
 
     Usage: ``prog [options] test_file model_file output_file``; ``output_file`` ``-``
@@ -200,7 +212,12 @@ def predict_tool(argv, *, prog, description, estimators, epilog=None):
     return run(command, argv, prog=prog)
 
 
-def dispatch(argv, *, prog, commands):
+def dispatch(
+    argv: Sequence[str] | None,
+    *,
+    prog: str,
+    commands: Mapping[str, Callable[[Sequence[str] | None], int]],
+) -> int:
     """``python -m <package> COMMAND ...``: run one of the package's tools.
 
     Parameters
