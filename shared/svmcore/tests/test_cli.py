@@ -288,6 +288,11 @@ def test_model_round_trip_of_nested_estimators(tmp_path):
         load_model(tmp_path / "m", [_Ensemble])  # the nested class must be accepted too
     with pytest.raises(TypeError, match="no attribute list for Ridge"):
         save_model(tmp_path / "n", est, {_Ensemble: ["estimators_"]})
+    # names may depend on the fitted estimator (a function of it)
+    save_model(tmp_path / "f", est, {**attrs, Ridge: lambda r: ["coef_", "intercept_"]})
+    np.testing.assert_array_equal(
+        load_model(tmp_path / "f", [_Ensemble, Ridge]).predict(X), est.predict(X)
+    )
 
 
 def test_save_model_refuses_what_it_cannot_store(tmp_path):

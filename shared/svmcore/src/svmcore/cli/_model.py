@@ -11,7 +11,7 @@ import json
 import os
 import tempfile
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -61,12 +61,14 @@ def _is_estimator(value):
     return hasattr(value, "get_params") and hasattr(value, "fit")
 
 
-def _names_for(attributes, cls):
-    """The attribute names to store for an estimator of class ``cls``."""
-    if isinstance(attributes, dict):
+def _names_for(attributes, estimator):
+    """The attribute names to store for ``estimator``."""
+    if isinstance(attributes, Mapping):
+        cls = type(estimator)
         if cls not in attributes:
             raise TypeError(f"no attribute list for {cls.__name__} in the model's description")
-        return attributes[cls]
+        names = attributes[cls]
+        return names(estimator) if callable(names) else names
     return attributes
 
 
@@ -74,7 +76,7 @@ def _encode(estimator, attributes, prefix, arrays):
     """The header entry of ``estimator``; its arrays go into ``arrays`` under ``prefix``."""
     cls = type(estimator)
     described = {}
-    for name in _names_for(attributes, cls):
+    for name in _names_for(attributes, estimator):
         if not hasattr(estimator, name):
             raise ValueError(f"{cls.__name__} has no attribute {name!r} to save")
         value = getattr(estimator, name)
@@ -106,7 +108,7 @@ def _encode(estimator, attributes, prefix, arrays):
 def save_model(
     path: str | os.PathLike[str],
     estimator: Any,
-    attributes: Sequence[str] | Mapping[Any, Sequence[str]],
+    attributes: Sequence[str] | Mapping[Any, Sequence[str] | Callable[[Any], Sequence[str]]],
     *,
     info: dict[str, Any] | None = None,
 ) -> None:
@@ -122,8 +124,9 @@ def save_model(
     attributes : sequence of str or dict
         The fitted attributes to store: what ``predict``/``decision_function``
         read, plus any worth keeping (e.g. ``objective_``); a dict maps estimator
-        classes to their names, for estimators holding others (a list of fitted
-        estimators, e.g. one per class, is stored item by item). Each value must be a
+        classes to their names (or to a function of the fitted estimator returning
+        them, when they depend on its parameters), for estimators holding others (a
+        list of fitted estimators, e.g. one per class, is stored item by item). Each value must be a
         NumPy array (not of object dtype), a SciPy sparse matrix (stored as CSR), a
         non-empty list of estimators, or a JSON-able value (None, bool, int, float,
         str, and lists/dicts of these).

@@ -60,7 +60,7 @@ def train_tool(
     description: str,
     add_options: Callable[[argparse.ArgumentParser], object],
     build: Callable[[argparse.Namespace], Any],
-    attributes: Mapping[Any, Sequence[str]],
+    attributes: Mapping[Any, Sequence[str] | Callable[[Any], Sequence[str]]],
     summary: Callable[[Any], str] | None = None,
     epilog: str | None = None,
 ) -> int:
@@ -84,8 +84,9 @@ def train_tool(
     build : callable
         ``build(args) -> estimator``, the unfitted estimator for the parsed options.
     attributes : dict
-        Estimator class -> names of the fitted attributes to save, for the built
-        estimator's class and those of estimators it holds (see :func:`save_model`).
+        Estimator class -> names of the fitted attributes to save (or a function of
+        the fitted estimator returning them), for the built estimator's class and those
+        of estimators it holds (see :func:`save_model`).
     summary : callable, default=None
         ``summary(estimator) -> str``, one line printed after fitting.
     epilog : str, default=None
