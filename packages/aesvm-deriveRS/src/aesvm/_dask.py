@@ -15,7 +15,13 @@ from typing import Any, TypeVar, cast
 import numpy as np
 import scipy.sparse as sp
 
-from svmcore.chunked import RowBlocks, check_dask_data, is_dask_collection, map_predict
+from svmcore.chunked import (
+    RowBlocks,
+    check_dask_data,
+    distinct,
+    is_dask_collection,
+    map_predict,
+)
 from svmcore.kernels import kernel_diag
 from svmcore.validation import check_classification_targets, check_is_fitted
 
@@ -41,7 +47,7 @@ def fit_dask(est, X, y, sample_weight):
     est.classes_ = data.classes
     weighted = data.classes
     if data.any_zero_weight:
-        weighted = np.unique(data.y[data.sample_weight > 0].compute())
+        weighted = distinct(data.y[data.sample_weight > 0])
     est._check_classes(weighted)
     est.n_features_in_ = int(data.X.shape[1])
     vars(est).pop("feature_names_in_", None)

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from svmcore.chunked import RowBlocks
+from svmcore.chunked import RowBlocks, gather_vector
 from svmcore.typing import ArrayLike, MatrixLike
 
 from ._data import Block, DataSource
@@ -74,13 +74,13 @@ class DaskSource(DataSource):
         """Every row's weight, read once from the weights' chunks (not ``X``'s) and kept."""
         if self._weights is None:
             w = self.rows.sample_weight
-            self._weights = np.ones(self.n_samples) if w is None else np.asarray(w.compute())
+            self._weights = np.ones(self.n_samples) if w is None else gather_vector(w)
         return self._weights
 
     def targets(self) -> np.ndarray | None:
         """Every row's target, read once from the targets' chunks (not ``X``'s) and kept."""
         if self._targets is None and self.rows.y is not None:
-            self._targets = np.asarray(self.rows.y.compute(), dtype=np.float64)
+            self._targets = gather_vector(self.rows.y).astype(np.float64, copy=False)
         return self._targets
 
 

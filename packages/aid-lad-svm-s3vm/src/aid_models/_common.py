@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from aid_core import run_aid
-from svmcore.chunked import check_dask_data, map_predict
+from svmcore.chunked import check_dask_data, gather_vector, map_predict
 from svmcore.validation import check_real
 
 __all__ = [
@@ -39,7 +39,7 @@ def dask_input(estimator, X, y, sample_weight, *, classes=False, accept_sparse=T
     estimator.n_features_in_ = int(data.X.shape[1])
     X, y, w, keep = data.X, data.y, data.sample_weight, None
     if data.any_zero_weight:
-        keep = np.asarray((w > 0).compute())
+        keep = gather_vector(w > 0)
         X, y, w = X[keep], y[keep], w[keep]
     return X, y, w, data.classes, keep
 

@@ -23,7 +23,7 @@ from aid_core import (
     as_data_source,
     relative_gap,
 )
-from svmcore.chunked import is_dask_collection
+from svmcore.chunked import distinct, is_dask_collection
 from svmcore.clustering import Clusters
 from svmcore.kernels import kernel_matvec, resolve_gamma
 from svmcore.solvers import (
@@ -388,7 +388,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         X, y, sw, classes, keep = dask_input(self, X, y, sample_weight, classes=True)
         self.classes_ = _binary_classes(classes)
         y_signed = (2.0 * (y == self.classes_[1]) - 1.0).astype(np.float64)
-        if keep is not None and np.unique(y_signed.compute()).size != 2:
+        if keep is not None and distinct(y_signed).size != 2:
             raise ValueError("Both classes need samples with positive sample_weight.")
         return X, None, None, keep, DaskSource(X, y_signed, sw)
 

@@ -12,7 +12,7 @@ import scipy.sparse as sp
 from ..typing import ArrayLike, DaskArray
 from ._detect import require_dask
 
-__all__ = ["RowBlocks", "add_parts", "tree_sum"]
+__all__ = ["RowBlocks", "add_parts", "distinct", "gather_vector", "tree_sum"]
 
 
 class RowBlocks:
@@ -128,6 +128,43 @@ class RowBlocks:
         for i in range(len(self.row_chunks)):
             parts = self._tasks(_identity, (), [i])[0]
             yield parts.compute()
+
+
+def gather_vector(v) -> np.ndarray:
+    """A 1-D Dask array as one NumPy array on the caller, chunk by chunk.
+
+    ``v.compute()`` would concatenate every chunk on one worker first, which can exceed
+    its memory for per-row vectors of large data; here each chunk travels on its own.
+
+    Parameters
+    ----------
+    v : dask.array.Array of shape (n,)
+        A per-row vector (targets, weights, a mask).
+
+    Returns
+    -------
+    ndarray of shape (n,)
+        Its values.
+    """
+    parts = _compute_streaming(list(v.to_delayed().ravel()))
+    return np.concatenate([np.asarray(p) for p in parts]) if parts else np.zeros(0, v.dtype)
+
+
+def distinct(v) -> np.ndarray:
+    """Sorted distinct values of a Dask array, reduced on the workers.
+
+    Parameters
+    ----------
+    v : dask.array.Array
+        Any Dask array (class labels, for instance).
+
+    Returns
+    -------
+    ndarray
+        Its sorted distinct values; only these travel to the caller.
+    """
+    da = require_dask("distinct")
+    return np.asarray(da.unique(v).compute())
 
 
 def _compact(a):
