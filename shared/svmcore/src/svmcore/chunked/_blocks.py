@@ -130,7 +130,7 @@ class RowBlocks:
             yield parts.compute()
 
 
-def gather_vector(v) -> np.ndarray:
+def gather_vector(v: DaskArray) -> np.ndarray:
     """A 1-D Dask array as one NumPy array on the caller, chunk by chunk.
 
     ``v.compute()`` would concatenate every chunk on one worker first, which can exceed
@@ -150,7 +150,7 @@ def gather_vector(v) -> np.ndarray:
     return np.concatenate([np.asarray(p) for p in parts]) if parts else np.zeros(0, v.dtype)
 
 
-def distinct(v) -> np.ndarray:
+def distinct(v: DaskArray) -> np.ndarray:
     """Sorted distinct values of a Dask array, reduced on the workers.
 
     Parameters
