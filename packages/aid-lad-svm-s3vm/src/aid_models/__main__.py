@@ -1,4 +1,4 @@
-"""``python -m aid_models fit|predict`` (see :mod:`aid_models._cli`)."""
+"""``python -m aid_models train|predict ...``: the ``aid-train``/``aid-predict`` pair."""
 
 import sys
 

@@ -1,173 +1,205 @@
-"""Command line: ``python -m aid_models fit|predict``.
-
-``fit`` trains AID-LAD or AID-SVM on a svmlight/libsvm or CSV file, prints the iteration
-table (the paper's Table 10) and the final certificate, and pickles the model;
-``predict`` loads a pickled model and writes one prediction per line.
-"""
+"""``aid-train`` and ``aid-predict`` (also ``python -m aid_models train|predict``): AID-LAD
+and AID-SVM as a LIBSVM-style command pair."""
 
 from __future__ import annotations
 
 import argparse
-import pathlib
-import pickle
-import sys
+from collections.abc import Callable, Sequence
+from typing import Any
 
-import numpy as np
-
-from svmcore.datasets import load_svmlight
+from svmcore.cli import (
+    add_kernel_options,
+    dispatch,
+    fraction,
+    kernel_params,
+    nonnegative_float,
+    positive_float,
+    positive_int,
+    predict_tool,
+    train_tool,
+)
 
 from ._lad import AIDLADRegressor
 from ._svc import AIDSVC
 
-__all__ = ["load_data", "main"]
+__all__ = ["main", "predict_main", "train_main"]
+
+TRAIN_DESCRIPTION = """\
+Train a model by AID, the aggregate and iterative disaggregate algorithm (Park and
+Klabjan): -s lad, least absolute deviation regression (AIDLADRegressor), or -s svc, a
+binary soft-margin SVM (AIDSVC, linear or kernel). AID solves small problems on cluster
+representatives, splits the clusters that violate the optimality conditions, and stops
+with a certificate: the objective, a lower bound and their relative gap.
+
+The options follow LIBSVM's svm-train where they mean the same thing (-c, -t, -d, -g, -r,
+-e, -q); AID's own parameters are the long options. The model is a portable .npz file
+(arrays and a JSON header, no pickle) read by aid-predict."""
+
+PREDICT_DESCRIPTION = """\
+Predict with an AID model written by aid-train: one value per line in output_file, and
+LIBSVM's mean squared error (LAD) or accuracy (SVC) when the test file has targets."""
 
 
-def load_data(path, *, fmt="auto", target_column=-1):
-    """Read ``(X, y)`` from a svmlight/libsvm file or a CSV file (target in one column).
+def _model_type(text: str) -> str:
+    if text not in ("svc", "lad"):
+        raise argparse.ArgumentTypeError(f"must be svc or lad, got {text!r}")
+    return text
+
+
+def _rate(text: str) -> str | float:
+    return "auto" if text == "auto" else fraction(text)
+
+
+def _add_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-s",
+        dest="model",
+        type=_model_type,
+        default="svc",
+        help="svc: binary SVM, AIDSVC (default); lad: LAD regression, AIDLADRegressor",
+    )
+    parser.add_argument(
+        "-c", dest="C", type=positive_float, default=1.0, help="SVM cost C (svc; 1)"
+    )
+    add_kernel_options(parser, kernel="linear")
+    parser.add_argument(
+        "-e",
+        dest="tol",
+        type=positive_float,
+        default=1e-3,
+        help="tolerance of the aggregated SVM solver (svc; 0.001)",
+    )
+    group = parser.add_argument_group("AID")
+    group.add_argument(
+        "--gap-tol",
+        type=nonnegative_float,
+        default=None,
+        help="stop when the relative optimality gap is at most this (default: the "
+        "estimator's, 1e-3 for lad and 1e-4 for svc; 0: until proven optimal)",
+    )
+    group.add_argument("--max-iter", type=positive_int, default=100, help="AID iterations (100)")
+    group.add_argument(
+        "--time-limit", type=positive_float, default=None, help="seconds for the whole fit"
+    )
+    group.add_argument(
+        "--initial-aggregation-rate",
+        type=_rate,
+        default="auto",
+        metavar="R",
+        help="clusters / samples at the start, in (0, 1), or auto (default)",
+    )
+    group.add_argument(
+        "--solver",
+        choices=("auto", "libsvm", "liblinear", "highs", "dcd", "newton", "dcd-full"),
+        default="auto",
+        help="solver of the aggregated SVM problems (svc; auto)",
+    )
+    group.add_argument("--no-intercept", action="store_true", help="LAD without an intercept (lad)")
+    group.add_argument(
+        "--random-state", type=int, default=0, help="seed of the initial clustering (0)"
+    )
+    group.add_argument("--verbose", action="store_true", help="print the iteration table")
+
+
+def _build(args: argparse.Namespace) -> AIDLADRegressor | AIDSVC:
+    common: dict[str, Any] = {
+        "max_iter": args.max_iter,
+        "time_limit": args.time_limit,
+        "initial_aggregation_rate": args.initial_aggregation_rate,
+        "random_state": args.random_state,
+        "verbose": int(args.verbose),
+    }
+    if args.gap_tol is not None:
+        common["gap_tol"] = args.gap_tol
+    if args.model == "lad":
+        return AIDLADRegressor(fit_intercept=not args.no_intercept, **common)
+    return AIDSVC(C=args.C, **kernel_params(args), solver=args.solver, tol=args.tol, **common)
+
+
+_CERTIFICATE = ["objective_", "lower_bound_", "optimality_gap_", "stop_reason_", "n_iter_"]
+
+
+def _svc_attributes(est: AIDSVC) -> list[str]:
+    """AIDSVC's predict reads ``coef_`` (linear) or the support vectors and ``gamma_``."""
+    model = ["coef_"] if est.kernel == "linear" else ["support_vectors_", "gamma_"]
+    base = ["classes_", "n_features_in_", "intercept_", "dual_coef_", "support_"]
+    return base + model + _CERTIFICATE
+
+
+ATTRIBUTES: dict[type, list[str] | Callable[[Any], list[str]]] = {
+    AIDLADRegressor: ["n_features_in_", "coef_", "intercept_", *_CERTIFICATE],
+    AIDSVC: _svc_attributes,
+}
+
+
+def _summary(est: AIDLADRegressor | AIDSVC) -> str:
+    return (
+        f"AID stopped: {est.stop_reason_} after {est.n_iter_} iterations, objective "
+        f"{est.objective_:.10g}, lower bound {est.lower_bound_:.10g}, "
+        f"gap {est.optimality_gap_:.3e}"
+    )
+
+
+def train_main(argv: Sequence[str] | None = None) -> int:
+    """Run ``aid-train [options] training_set_file [model_file]``.
 
     Parameters
     ----------
-    path : str or path-like
-    fmt : {"auto", "svmlight", "csv"}, default="auto"
-        "auto" reads ``.csv`` (and ``.csv.gz``) files as CSV, anything else as svmlight.
-    target_column : int, default=-1
-        CSV only: the column holding y. A first line that is not numeric is a header.
+    argv : list of str, default=None
+        Arguments without the program name (None: ``sys.argv[1:]``).
 
     Returns
     -------
-    X : ndarray or csr_matrix of shape (n_samples, n_features)
-    y : ndarray of shape (n_samples,)
+    status : int
+        The exit status (0 success, 2 bad input, 1 failure).
     """
-    path = pathlib.Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"Data file {str(path)!r} does not exist.")
-    if fmt == "auto":
-        fmt = "csv" if ".csv" in path.suffixes else "svmlight"
-    if fmt == "svmlight":
-        return load_svmlight(path)
-    if fmt != "csv":
-        raise ValueError(f"fmt must be 'auto', 'svmlight' or 'csv'; got {fmt!r}.")
-    with open(path) as fh:
-        first = fh.readline()
-    try:
-        [float(v) for v in first.strip().split(",")]
-        skip = 0
-    except ValueError:
-        skip = 1
-    data = np.loadtxt(path, delimiter=",", skiprows=skip, ndmin=2)
-    if data.shape[1] < 2:
-        raise ValueError(f"{str(path)!r} needs at least two columns (features and target).")
-    y = data[:, target_column]
-    X = np.delete(data, target_column % data.shape[1], axis=1)
-    return X, y
-
-
-def _build(args):
-    common = {
-        "gap_tol": args.gap_tol,
-        "max_iter": args.max_iter,
-        "time_limit": args.time_limit,
-        "random_state": args.random_state,
-        "verbose": 1,
-    }
-    if args.initial_aggregation_rate is not None:
-        common["initial_aggregation_rate"] = args.initial_aggregation_rate
-    if args.model == "lad":
-        if common["gap_tol"] is None:
-            common["gap_tol"] = 1e-3
-        return AIDLADRegressor(fit_intercept=not args.no_intercept, **common)
-    if common["gap_tol"] is None:
-        common["gap_tol"] = 1e-4
-    return AIDSVC(
-        C=args.C, kernel=args.kernel, gamma=args.gamma, solver=args.solver, tol=args.tol, **common
+    return train_tool(
+        argv,
+        prog="aid-train",
+        description=TRAIN_DESCRIPTION,
+        add_options=_add_options,
+        build=_build,
+        attributes=ATTRIBUTES,
+        summary=_summary,
     )
 
 
-def _fit(args):
-    X, y = load_data(args.data, fmt=args.format)
-    est = _build(args)
-    if args.model == "svm" and args.kernel != "linear" and hasattr(X, "toarray"):
-        X = X.toarray()  # kernel AID works on dense rows
-    est.fit(X, y)
-    print(
-        f"certificate: stop={est.stop_reason_} iterations={est.n_iter_} "
-        f"objective={est.objective_:.10g} lower_bound={est.lower_bound_:.10g} "
-        f"gap={est.optimality_gap_:.3e} r^T={est.aggregation_rate_:.4%}"
+def predict_main(argv: Sequence[str] | None = None) -> int:
+    """Run ``aid-predict [options] test_file model_file output_file``.
+
+    Parameters
+    ----------
+    argv : list of str, default=None
+        Arguments without the program name (None: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    status : int
+        The exit status (0 success, 2 bad input, 1 failure).
+    """
+    return predict_tool(
+        argv,
+        prog="aid-predict",
+        description=PREDICT_DESCRIPTION,
+        estimators=[AIDLADRegressor, AIDSVC],
     )
-    if args.output:
-        with open(args.output, "wb") as fh:
-            pickle.dump(est, fh)
-        print(f"model saved to {args.output}")
-    return 0
 
 
-def _predict(args):
-    with open(args.model_file, "rb") as fh:
-        est = pickle.load(fh)
-    if not isinstance(est, AIDLADRegressor | AIDSVC):
-        raise TypeError(f"{args.model_file!r} does not hold an AID model.")
-    X, _ = load_data(args.data, fmt=args.format)
-    if isinstance(est, AIDSVC) and est.kernel != "linear" and hasattr(X, "toarray"):
-        X = X.toarray()
-    if X.shape[1] < est.n_features_in_ and hasattr(X, "tocsr"):
-        # svmlight files infer the width from the largest feature id present.
-        X = X.tocsr()
-        X.resize((X.shape[0], est.n_features_in_))
-    pred = est.predict(X)
-    out = open(args.output, "w") if args.output else sys.stdout
-    try:
-        for value in pred:
-            print(value, file=out)
-    finally:
-        if args.output:
-            out.close()
-    return 0
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``python -m aid_models train|predict ...`` (``fit`` is ``train``).
 
+    Parameters
+    ----------
+    argv : list of str, default=None
+        Arguments without the program name (None: ``sys.argv[1:]``).
 
-def _gamma(value):
-    return value if value in ("scale", "auto") else float(value)
-
-
-def _parser():
-    p = argparse.ArgumentParser(prog="python -m aid_models", description=__doc__)
-    sub = p.add_subparsers(dest="command", required=True)
-    f = sub.add_parser("fit", help="train an AID model and print its certificate")
-    f.add_argument("data", help="svmlight/libsvm or CSV file")
-    f.add_argument("--model", choices=["lad", "svm"], required=True)
-    f.add_argument("--format", choices=["auto", "svmlight", "csv"], default="auto")
-    f.add_argument("--output", "-o", help="pickle the fitted model here")
-    f.add_argument("--gap-tol", type=float, default=None, help="default 1e-3 LAD, 1e-4 SVM")
-    f.add_argument("--max-iter", type=int, default=100)
-    f.add_argument("--time-limit", type=float, default=None)
-    f.add_argument("--initial-aggregation-rate", type=float, default=None)
-    f.add_argument("--random-state", type=int, default=0)
-    f.add_argument("--no-intercept", action="store_true", help="LAD without intercept")
-    f.add_argument("--C", type=float, default=1.0, help="SVM penalty")
-    f.add_argument("--kernel", choices=["linear", "rbf", "poly"], default="linear")
-    f.add_argument(
-        "--gamma", default="scale", type=lambda v: v if v in ("scale", "auto") else float(v)
+    Returns
+    -------
+    status : int
+        The exit status.
+    """
+    return dispatch(
+        argv,
+        prog="python -m aid_models",
+        commands={"train": train_main, "predict": predict_main, "fit": train_main},
     )
-    f.add_argument(
-        "--solver",
-        choices=["auto", "libsvm", "liblinear", "highs", "dcd", "newton", "dcd-full"],
-        default="auto",
-    )
-    f.add_argument("--tol", type=float, default=1e-3, help="aggregated SVM solver tolerance")
-    f.set_defaults(run=_fit)
-    q = sub.add_parser("predict", help="predict with a pickled AID model")
-    q.add_argument("model_file")
-    q.add_argument("data")
-    q.add_argument("--format", choices=["auto", "svmlight", "csv"], default="auto")
-    q.add_argument("--output", "-o", help="write predictions here (default: stdout)")
-    q.set_defaults(run=_predict)
-    return p
-
-
-def main(argv=None):
-    """Entry point; returns the exit status."""
-    args = _parser().parse_args(argv)
-    try:
-        return args.run(args)
-    except (ValueError, TypeError, FileNotFoundError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
