@@ -51,7 +51,7 @@ PACKAGES: dict[str, tuple[str, str, tuple[str, ...]]] = {
 
 #: Extra tools the integration, bench, demo and docs sessions use on top of all packages.
 REFERENCE_TOOLS = ["statsmodels>=0.14", "matplotlib>=3.8", "tqdm>=4.60", "packaging>=23"]
-DOCS_TOOLS = ["sphinx>=7", "numpydoc>=1.7", "pydata-sphinx-theme>=0.15"]
+DOCS_TOOLS = ["sphinx>=7", "numpydoc>=1.7", "pydata-sphinx-theme>=0.15", "sphinx-gallery>=0.17"]
 LINT_TOOLS = ["ruff>=0.5", "mypy>=1.16"]
 #: What mypy needs installed besides itself: numpy (its annotations type the arrays). The
 #: packages are read from their source trees ([tool.mypy] in pyproject.toml), not installed.
