@@ -22,6 +22,7 @@ extensions = [
     "sphinx.ext.mathjax",
     "sphinx.ext.viewcode",
     "numpydoc",
+    "sphinx_gallery.gen_gallery",
 ]
 
 autosummary_generate = True
@@ -37,6 +38,18 @@ html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}
 html_static_path = []
 templates_path = ["_templates"]
 exclude_patterns = ["_build"]
+
+#: The gallery (scikit-learn's way): every ``examples/plot_*.py`` at the repository root
+#: is run at build time and rendered into ``auto_examples/`` (build output, not
+#: committed). ``abort_on_example_error`` makes a failing example fail the build;
+#: ``sg_execution_times.rst`` lists each example's run time.
+sphinx_gallery_conf = {
+    "examples_dirs": "../examples",
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/plot_",
+    "within_subsection_order": "sphinx_gallery.sorting.FileNameSortKey",
+    "abort_on_example_error": True,
+}
 
 #: Documented packages: (import name, distribution name, subpackages with their own ``__all__``).
 API_PACKAGES = [

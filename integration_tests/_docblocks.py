@@ -66,13 +66,15 @@ def doc_files(root) -> list[pathlib.Path]:
     """The documents whose code blocks run: every README and the Sphinx sources of docs/.
 
     The root README, each package's README (``shared/*/`` and ``packages/*/``) and the
-    ``.rst``/``.md`` files under ``docs/``, except the build output and the API pages
-    that ``docs/conf.py`` generates at build time.
+    ``.rst``/``.md`` files under ``docs/``, except the build output and what
+    ``docs/conf.py`` generates at build time: the API pages, and the gallery that
+    sphinx-gallery renders from ``examples/`` (``auto_examples/`` and its run-time table
+    ``sg_execution_times.rst``; the examples themselves run when the docs build).
     """
     root = pathlib.Path(root)
     readmes = [root / "README.md", *sorted(root.glob("shared/*/README.md"))]
     readmes += sorted(root.glob("packages/*/README.md"))
-    skip = {"_build", "generated"}
+    skip = {"_build", "generated", "auto_examples", "sg_execution_times.rst"}
     docs = sorted(
         p
         for p in (root / "docs").rglob("*")

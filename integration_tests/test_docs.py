@@ -82,6 +82,16 @@ def test_the_collector_finds_the_documents():
     assert not any("_build" in n or "/generated/" in n for n in names)
 
 
+def test_the_collector_skips_the_rendered_gallery(tmp_path):
+    """sphinx-gallery writes docs/auto_examples/ and docs/sg_execution_times.rst into the
+    source tree while the docs build: build output, whose blocks are the examples' code."""
+    for name in ("index.rst", "auto_examples/index.rst", "auto_examples/plot_x.rst"):
+        (tmp_path / "docs" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "docs" / name).write_text("Title\n=====\n", encoding="utf-8")
+    (tmp_path / "docs" / "sg_execution_times.rst").write_text("", encoding="utf-8")
+    assert doc_files(tmp_path) == [tmp_path / "docs" / "index.rst"]
+
+
 @pytest.mark.parametrize("readme", PACKAGE_READMES, ids=lambda p: p.parent.name)
 def test_every_package_readme_has_an_example_without_extras(readme):
     """The wheel check of ``nox -s tests`` runs these in a venv holding only the wheel."""
