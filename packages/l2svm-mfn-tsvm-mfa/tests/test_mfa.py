@@ -86,6 +86,22 @@ def test_optimize_w_minimizes_objective_8_at_fixed_p(sparse):
     np.testing.assert_allclose(o, X @ w[:-1] + w[-1], rtol=1e-10, atol=1e-12)
 
 
+def test_optimize_w_absolute_objective_tol_as_svmlin():
+    # SVMlin's optimize_w stops once a step changes the objective by < 1e-6 (absolute)
+    X, y, _ = two_clusters(0, n=200, d=6)
+    labeled = y != -1
+    ys = np.where(y == 1, 1.0, -1.0)
+    p = np.random.default_rng(1).random((~labeled).sum())
+    f = _w_objective(X, ys, labeled, p, 1e-2, 1.0)
+    exact = optimize_w(X, ys, labeled, p, 1e-2, 1.0)
+    # a huge tolerance stops after the first line-search step: not yet the minimum
+    w, o, n_iter, converged = optimize_w(X, ys, labeled, p, 1e-2, 1.0, objective_tol=1e3)
+    assert n_iter == 1 and converged and f(w)[0] > f(exact[0])[0] + 1e-9
+    w, o, n_iter, _ = optimize_w(X, ys, labeled, p, 1e-2, 1.0, objective_tol=1e-6)
+    assert n_iter <= exact[2] and abs(f(w)[0] - f(exact[0])[0]) < 1e-6
+    np.testing.assert_allclose(o, X @ w[:-1] + w[-1], rtol=1e-10, atol=1e-12)
+
+
 def test_returned_w_has_minimum_recorded_objective():
     X, y, _ = two_clusters(1, n=200)
     labeled = y != -1

@@ -192,6 +192,7 @@ def test_mfa_uses_svmlins_temperature(tmp_path, capsys, problem):
         positive_fraction=0.5,
         temperature=40.0,  # SVMlin's 10 lambda_u
         tau=1e-6,
+        objective_tol=1e-6,  # SVMlin's optimize_w stopping rule
         unlabeled_value=0,
     ).fit(X, labels)
     np.testing.assert_allclose(w, np.r_[ref.coef_.ravel(), ref.intercept_], rtol=1e-10)

@@ -57,8 +57,10 @@ References:
 #: SVMlin's TSVM starts lambda_u at this value and multiplies it by ANNEAL_FACTOR.
 ANNEAL_START = 1e-5
 ANNEAL_FACTOR = 1.5
-#: SVMlin's DA (MFA) starts at temperature INIT_TEMPERATURE * lambda_u.
+#: SVMlin's DA (MFA) starts at temperature INIT_TEMPERATURE * lambda_u, and its
+#: optimize_w stops when a Newton step changes the objective by less than this (absolute).
 INIT_TEMPERATURE = 10.0
+SVMLIN_OPTIMIZE_W_TOL = 1e-6
 
 
 def _parser():
@@ -197,6 +199,7 @@ def _transductive(args, X, y, labeled, say):
             anneal_tol=1e-6,
             max_outer=30,
             max_inner=100,
+            objective_tol=SVMLIN_OPTIMIZE_W_TOL,
             **common,
         )
     clf.fit(X, y)

@@ -158,6 +158,7 @@ def optimize_w(
     max_iter=50,
     cg_max_iter=10000,
     preconditioner=None,
+    objective_tol=None,
 ):
     r"""OPTIMIZE-W (Table 7): L2-SVM-MFN for (8) at fixed beliefs ``p``.
 
@@ -166,6 +167,9 @@ def optimize_w(
     with cost :math:`\lambda' p_j/u` and a -1 copy with cost :math:`\lambda'(1-p_j)/u`.
     Stopping as in :func:`l2svm_mfn` (loose first-stage check at
     :math:`\max(\tau, \epsilon)`, SVMlin's relative objective criterion).
+    ``objective_tol`` replaces that relative criterion by an absolute one: stop when a
+    step changes the objective by less than ``objective_tol``, as SVMlin v1.0's
+    ``optimize_w`` does with 1e-6 (its L2-SVM-MFN uses the relative 1e-9).
 
     Returns
     -------
@@ -241,7 +245,8 @@ def optimize_w(
         w = w + delta * (w_bar - w)
         o = o + delta * (o_bar - o)
         previous, objective = objective, dup_objective(w, o)
-        if abs(objective - previous) < RELATIVE_STOP * abs(previous):
+        stop = RELATIVE_STOP * abs(previous) if objective_tol is None else objective_tol
+        if abs(objective - previous) < stop:
             converged = True
             break
     return w, o, n_iter, converged

@@ -68,6 +68,11 @@ class MFAClassifier(_SemiSupervisedMixin):
         CGLS iterations per Newton step.
     preconditioner : {None, "jacobi"}, default=None
         Jacobi-preconditioned CGLS (beyond the paper).
+    objective_tol : float or None, default=None
+        OPTIMIZE-W also stops when a Newton step changes its objective by less than
+        this absolute amount, as SVMlin v1.0's ``optimize_w`` does with 1e-6 (the
+        ``svmlin`` command passes 1e-6); None stops on a relative change below 1e-9,
+        as L2-SVM-MFN (a more exact OPTIMIZE-W, which can take another annealing path).
     time_limit : float, default=None
         Wall-clock seconds for the whole fit (> 0; None: no limit). When it runs
         out, no further Newton iteration or OPTIMIZE-W starts, the last iterate is kept,
@@ -173,6 +178,7 @@ class MFAClassifier(_SemiSupervisedMixin):
         "anneal_tol": [Interval(Real, 0.0, None, closed="neither")],
         "max_outer": [Interval(Integral, 0, None, closed="left")],
         "max_inner": [Interval(Integral, 1, None, closed="left")],
+        "objective_tol": [None, Interval(Real, 0.0, None, closed="neither")],
     }
 
     def __init__(
@@ -194,6 +200,7 @@ class MFAClassifier(_SemiSupervisedMixin):
         max_iter: int = 50,
         cg_max_iter: int = 10000,
         preconditioner: str | None = None,
+        objective_tol: float | None = None,
         time_limit: float | None = None,
         n_jobs: int | None = None,
         verbose: int = 0,
@@ -214,6 +221,7 @@ class MFAClassifier(_SemiSupervisedMixin):
         self.max_iter = max_iter
         self.cg_max_iter = cg_max_iter
         self.preconditioner = preconditioner
+        self.objective_tol = objective_tol
         self.time_limit = time_limit
         self.n_jobs = n_jobs
         self.verbose = verbose
@@ -238,7 +246,7 @@ class MFAClassifier(_SemiSupervisedMixin):
             max_inner=self.max_inner,
             sample_weight=weight,
             intercept=self.fit_intercept,
-            mfn_params=self._mfn_params(),
+            mfn_params={**self._mfn_params(), "objective_tol": self.objective_tol},
             budget=budget,
             report=report,
         )
