@@ -66,6 +66,7 @@ API_PACKAGES = [
             "model_selection",
             "chunked",
             "reporting",
+            "cli",
         ],
     ),
     ("aid_core", "aid-core", []),
