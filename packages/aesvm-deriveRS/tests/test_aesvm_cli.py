@@ -1,7 +1,6 @@
 """aesvm-train / aesvm-predict: round trips equal AESVC in Python, one-line errors."""
 
 import importlib.metadata
-import os
 import subprocess
 import sys
 
@@ -11,6 +10,7 @@ import pytest
 from aesvm import AESVC
 from aesvm._cli import main, predict_main, train_main
 from svmcore.cli import load_model, read_data, read_model_header
+from svmcore.cli.testing import rst_markup_in, run_with_closed_stdout
 from svmcore.datasets import dump_svmlight
 
 PAPER = ["-c", "10", "-g", "0.5", "--epsilon", "0.001", "--fallback-fraction", "none"]
@@ -97,20 +97,10 @@ def test_scripts_help_and_closed_pipe(tmp_path):
             [sys.executable, "-m", "aesvm", command, "--help"], capture_output=True, text=True
         )
         assert proc.returncode == 0 and proc.stdout.startswith(f"usage: aesvm-{command}")
-        for markup in ("``", ":func:", ":class:", ":math:", ".. "):
-            assert markup not in proc.stdout
+        assert not rst_markup_in(proc.stdout)
     X, y = _data(n=200, seed=2)
     dump_svmlight(X, y, tmp_path / "t.svm", zero_based=False)
     assert main(["train", "-q", "-t", "0", str(tmp_path / "t.svm"), str(tmp_path / "m")]) == 0
     # a reader that is gone: stdout is a pipe whose read end is closed (EPIPE at once)
-    read_end, write_end = os.pipe()
-    os.close(read_end)
-    proc = subprocess.run(
-        [sys.executable, "-m", "aesvm", "predict", "t.svm", "m", "-"],
-        cwd=tmp_path,
-        stdout=write_end,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    os.close(write_end)
+    proc = run_with_closed_stdout(["-m", "aesvm", "predict", "t.svm", "m", "-"], cwd=tmp_path)
     assert proc.returncode == 1 and proc.stderr == ""

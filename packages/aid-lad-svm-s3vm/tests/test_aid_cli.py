@@ -3,7 +3,6 @@ Python, LAD's certificate against an independent solver, one-line errors, plain 
 no traceback on a closed pipe, no pickle."""
 
 import importlib.metadata
-import os
 import subprocess
 import sys
 
@@ -14,6 +13,7 @@ from sklearn.linear_model import QuantileRegressor
 from aid_models import AIDSVC, AIDLADRegressor
 from aid_models._cli import main, predict_main, train_main
 from svmcore.cli import load_model, read_data, read_model_header
+from svmcore.cli.testing import rst_markup_in, run_with_closed_stdout
 from svmcore.datasets import dump_svmlight, make_blob_mixture, make_lad_set_a
 
 
@@ -105,22 +105,12 @@ def test_scripts_help_and_closed_pipe(tmp_path):
             [sys.executable, "-m", "aid_models", *argv], capture_output=True, text=True
         )
         assert proc.returncode == 0 and proc.stdout.startswith("usage: ")
-        for markup in ("``", ":func:", ":class:", ":math:", ".. "):
-            assert markup not in proc.stdout
+        assert not rst_markup_in(proc.stdout)
     X, y = make_lad_set_a(300, 2, random_state=4)
     np.savetxt(tmp_path / "d.csv", np.column_stack([X, y]), delimiter=",")
     assert train_main(["-s", "lad", "-q", str(tmp_path / "d.csv"), str(tmp_path / "m")]) == 0
     # a reader that is gone: stdout is a pipe whose read end is closed (EPIPE at once);
     # --verbose prints the iteration table to stdout while fitting
     for argv in (["predict", "d.csv", "m", "-"], ["train", "-s", "lad", "--verbose", "d.csv"]):
-        read_end, write_end = os.pipe()
-        os.close(read_end)
-        proc = subprocess.run(
-            [sys.executable, "-m", "aid_models", *argv],
-            cwd=tmp_path,
-            stdout=write_end,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        os.close(write_end)
+        proc = run_with_closed_stdout(["-m", "aid_models", *argv], cwd=tmp_path)
         assert proc.returncode == 1 and proc.stderr == "", proc.stderr

@@ -22,6 +22,7 @@ from scipy.optimize import minimize
 from l2svm_mfn import MFAClassifier, MFNClassifier, TSVMClassifier, tsvm_objective
 from l2svm_mfn._cli import main, svmlin_positive_count
 from l2svm_mfn._svmlin_io import read_examples
+from svmcore.cli.testing import rst_markup_in, run_with_closed_stdout
 
 # ---------------------------------------------------------------------------- data
 
@@ -336,24 +337,16 @@ def test_python_m_and_the_console_script():
         [sys.executable, "-m", "l2svm_mfn", "--help"], capture_output=True, text=True
     )
     assert proc.returncode == 0 and proc.stdout.startswith("usage: svmlin")
-    for markup in ("``", ":func:", ":class:", ":math:", ".. "):
-        assert markup not in proc.stdout
+    assert not rst_markup_in(proc.stdout)
     assert "-A ALGORITHM" in proc.stdout and "-Cp COST" in proc.stdout
 
 
 def test_closed_pipe_leaves_no_traceback(tmp_path, problem):
     _, _, _, ex, lab = problem
     # a reader that is gone: stdout is a pipe whose read end is closed (EPIPE at once)
-    read_end, write_end = os.pipe()
-    os.close(read_end)
-    proc = subprocess.run(
-        [sys.executable, "-m", "l2svm_mfn", "--verbose", "-A", "2", "-W", "0.001", ex, lab],
-        cwd=tmp_path,
-        stdout=write_end,
-        stderr=subprocess.PIPE,
-        text=True,
+    proc = run_with_closed_stdout(
+        ["-m", "l2svm_mfn", "--verbose", "-A", "2", "-W", "0.001", ex, lab], cwd=tmp_path
     )
-    os.close(write_end)
     assert proc.returncode == 1 and proc.stderr == ""
 
 

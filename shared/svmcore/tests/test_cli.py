@@ -30,9 +30,11 @@ from svmcore.cli import (
     read_model_header,
     run,
     save_model,
+    tool_pair,
     train_tool,
     write_values,
 )
+from svmcore.cli.testing import rst_markup_in, run_with_closed_stdout
 
 # ---------------------------------------------------------------------------- run
 
@@ -425,6 +427,42 @@ def test_tool_errors_are_one_line(tmp_path, capsys):
     assert capsys.readouterr().err.count("\n") == 1
     assert _predict([str(tmp_path / "train.svm"), str(tmp_path / "train.svm"), "-"]) == 2
     assert "not a model file" in capsys.readouterr().err
+
+
+def test_tool_pair_makes_the_three_entry_points(tmp_path, capsys):
+    X, y = _write_classification(tmp_path / "train.svm")
+    tools = tool_pair(
+        "lr",
+        module="mypackage._cli",
+        train_description="Train.",
+        predict_description="Predict.",
+        add_options=_add_options,
+        build=lambda args: LogisticRegression(C=args.C),
+        attributes=ATTRS,
+        aliases={"fit": "train"},
+    )
+    train, predict, main = tools
+    assert [f.__name__ for f in tools] == ["train_main", "predict_main", "main"]
+    assert train.__module__ == "mypackage._cli" and "lr-train [options]" in train.__doc__
+    model, pred = str(tmp_path / "m"), str(tmp_path / "p")
+    assert main(["fit", "-q", "-c", "0.3", str(tmp_path / "train.svm"), model]) == 0
+    assert predict(["-q", str(tmp_path / "train.svm"), model, pred]) == 0
+    np.testing.assert_array_equal(np.loadtxt(pred), LogisticRegression(C=0.3).fit(X, y).predict(X))
+    assert train(["--help"]) == 0 and capsys.readouterr().out.startswith("usage: lr-train")
+    assert main(["--help"]) == 0 and "train, predict, fit" in capsys.readouterr().out
+
+
+def test_run_with_closed_stdout_is_deterministic(tmp_path):
+    handled = (
+        "import sys; from svmcore.cli import run, write_values; "
+        "sys.exit(run(lambda a: write_values([1]), prog='t'))"
+    )
+    proc = run_with_closed_stdout(["-c", handled], cwd=tmp_path)
+    assert proc.returncode == 1 and proc.stderr == ""
+    # one short write, unhandled: the helper still makes it fail (no pipe buffer hides it)
+    proc = run_with_closed_stdout(["-c", "print(1)"], cwd=tmp_path)
+    assert "BrokenPipeError" in proc.stderr
+    assert rst_markup_in("``x`` and .. note::") == ["``", ".. "]
 
 
 def test_dispatch(capsys):

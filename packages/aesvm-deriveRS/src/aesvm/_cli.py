@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 
 from svmcore.cli import (
     add_kernel_options,
-    dispatch,
     kernel_params,
     nonnegative_float,
     positive_float,
     positive_int,
-    predict_tool,
-    train_tool,
+    tool_pair,
 )
 
 from ._classes import AESVC
@@ -130,61 +127,13 @@ def _summary(est):
     return f"trained on {reduced}, {est.support_.size} support vectors"
 
 
-def train_main(argv: Sequence[str] | None = None) -> int:
-    """Run ``aesvm-train [options] training_set_file [model_file]``.
-
-    Parameters
-    ----------
-    argv : list of str, default=None
-        Arguments without the program name (None: ``sys.argv[1:]``).
-
-    Returns
-    -------
-    status : int
-        The exit status (0 success, 2 bad input, 1 failure).
-    """
-    return train_tool(
-        argv,
-        prog="aesvm-train",
-        description=TRAIN_DESCRIPTION,
-        add_options=_add_options,
-        build=_build,
-        attributes=ATTRIBUTES,
-        summary=_summary,
-    )
-
-
-def predict_main(argv: Sequence[str] | None = None) -> int:
-    """Run ``aesvm-predict [options] test_file model_file output_file``.
-
-    Parameters
-    ----------
-    argv : list of str, default=None
-        Arguments without the program name (None: ``sys.argv[1:]``).
-
-    Returns
-    -------
-    status : int
-        The exit status (0 success, 2 bad input, 1 failure).
-    """
-    return predict_tool(
-        argv, prog="aesvm-predict", description=PREDICT_DESCRIPTION, estimators=[AESVC]
-    )
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``python -m aesvm train|predict ...``.
-
-    Parameters
-    ----------
-    argv : list of str, default=None
-        Arguments without the program name (None: ``sys.argv[1:]``).
-
-    Returns
-    -------
-    status : int
-        The exit status.
-    """
-    return dispatch(
-        argv, prog="python -m aesvm", commands={"train": train_main, "predict": predict_main}
-    )
+train_main, predict_main, main = tool_pair(
+    "aesvm",
+    module=__name__,
+    train_description=TRAIN_DESCRIPTION,
+    predict_description=PREDICT_DESCRIPTION,
+    add_options=_add_options,
+    build=_build,
+    attributes=ATTRIBUTES,
+    summary=_summary,
+)

@@ -4,19 +4,17 @@ and AID-SVM as a LIBSVM-style command pair."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from svmcore.cli import (
     add_kernel_options,
-    dispatch,
     fraction,
     kernel_params,
     nonnegative_float,
     positive_float,
     positive_int,
-    predict_tool,
-    train_tool,
+    tool_pair,
 )
 
 from ._lad import AIDLADRegressor
@@ -140,66 +138,14 @@ def _summary(est: AIDLADRegressor | AIDSVC) -> str:
     )
 
 
-def train_main(argv: Sequence[str] | None = None) -> int:
-    """Run ``aid-train [options] training_set_file [model_file]``.
-
-    Parameters
-    ----------
-    argv : list of str, default=None
-        Arguments without the program name (None: ``sys.argv[1:]``).
-
-    Returns
-    -------
-    status : int
-        The exit status (0 success, 2 bad input, 1 failure).
-    """
-    return train_tool(
-        argv,
-        prog="aid-train",
-        description=TRAIN_DESCRIPTION,
-        add_options=_add_options,
-        build=_build,
-        attributes=ATTRIBUTES,
-        summary=_summary,
-    )
-
-
-def predict_main(argv: Sequence[str] | None = None) -> int:
-    """Run ``aid-predict [options] test_file model_file output_file``.
-
-    Parameters
-    ----------
-    argv : list of str, default=None
-        Arguments without the program name (None: ``sys.argv[1:]``).
-
-    Returns
-    -------
-    status : int
-        The exit status (0 success, 2 bad input, 1 failure).
-    """
-    return predict_tool(
-        argv,
-        prog="aid-predict",
-        description=PREDICT_DESCRIPTION,
-        estimators=[AIDLADRegressor, AIDSVC],
-    )
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``python -m aid_models train|predict ...`` (``fit`` is ``train``).
-
-    Parameters
-    ----------
-    argv : list of str, default=None
-        Arguments without the program name (None: ``sys.argv[1:]``).
-
-    Returns
-    -------
-    status : int
-        The exit status.
-    """
-    return dispatch(
-        argv,
-        prog="python -m aid_models",
-        commands={"train": train_main, "predict": predict_main, "fit": train_main},
-    )
+train_main, predict_main, main = tool_pair(
+    "aid",
+    module=__name__,
+    train_description=TRAIN_DESCRIPTION,
+    predict_description=PREDICT_DESCRIPTION,
+    add_options=_add_options,
+    build=_build,
+    attributes=ATTRIBUTES,
+    summary=_summary,
+    aliases={"fit": "train"},
+)

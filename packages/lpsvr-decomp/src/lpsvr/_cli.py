@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 
 from svmcore.cli import (
     add_kernel_options,
-    dispatch,
     kernel_params,
     nonnegative_float,
     positive_float,
     positive_int,
-    predict_tool,
-    train_tool,
+    tool_pair,
 )
 
 from ._lpsvc import LPSVC
@@ -148,61 +145,13 @@ def _summary(est: LPSVR | LPSVC) -> str:
     return f"{n_sv} support vectors, objective {sum(r.objective_ for r in regs):.10g}"
 
 
-def train_main(argv: Sequence[str] | None = None) -> int:
-    """Run ``lpsvr-train [options] training_set_file [model_file]``.
-
-    Parameters
-    ----------
-    argv : list of str, default=None
-        Arguments without the program name (None: ``sys.argv[1:]``).
-
-    Returns
-    -------
-    status : int
-        The exit status (0 success, 2 bad input, 1 failure).
-    """
-    return train_tool(
-        argv,
-        prog="lpsvr-train",
-        description=TRAIN_DESCRIPTION,
-        add_options=_add_options,
-        build=_build,
-        attributes=ATTRIBUTES,
-        summary=_summary,
-    )
-
-
-def predict_main(argv: Sequence[str] | None = None) -> int:
-    """Run ``lpsvr-predict [options] test_file model_file output_file``.
-
-    Parameters
-    ----------
-    argv : list of str, default=None
-        Arguments without the program name (None: ``sys.argv[1:]``).
-
-    Returns
-    -------
-    status : int
-        The exit status (0 success, 2 bad input, 1 failure).
-    """
-    return predict_tool(
-        argv, prog="lpsvr-predict", description=PREDICT_DESCRIPTION, estimators=[LPSVR, LPSVC]
-    )
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``python -m lpsvr train|predict ...``.
-
-    Parameters
-    ----------
-    argv : list of str, default=None
-        Arguments without the program name (None: ``sys.argv[1:]``).
-
-    Returns
-    -------
-    status : int
-        The exit status.
-    """
-    return dispatch(
-        argv, prog="python -m lpsvr", commands={"train": train_main, "predict": predict_main}
-    )
+train_main, predict_main, main = tool_pair(
+    "lpsvr",
+    module=__name__,
+    train_description=TRAIN_DESCRIPTION,
+    predict_description=PREDICT_DESCRIPTION,
+    add_options=_add_options,
+    build=_build,
+    attributes=ATTRIBUTES,
+    summary=_summary,
+)

@@ -11,7 +11,8 @@
 - :func:`save_model`, :func:`load_model`: portable model files (``.npz`` arrays and a
   JSON header; no pickle).
 - :func:`train_tool`, :func:`predict_tool`, :func:`dispatch`: the LIBSVM-style
-  ``<name>-train``/``<name>-predict`` pair and ``python -m <package> COMMAND``.
+  ``<name>-train``/``<name>-predict`` pair and ``python -m <package> COMMAND``;
+  :func:`tool_pair` makes a package's three entry points from its options in one call.
 
 The tools themselves (``svmlin``, ``aesvm-train``, ``lpsvr-train``, ``aid-train`` and
 their ``-predict`` partners) live in the packages; see the user guide's command-line page.
@@ -25,6 +26,7 @@ from ._model import (
     read_model_header,
     save_model,
 )
+from ._pair import ToolPair, tool_pair
 from ._parser import (
     KERNEL_CODES,
     ArgumentParser,
@@ -50,6 +52,7 @@ __all__ = [
     "MODEL_FORMAT_VERSION",
     "ArgumentParser",
     "CLIError",
+    "ToolPair",
     "add_data_options",
     "add_kernel_options",
     "data_options",
@@ -67,6 +70,7 @@ __all__ = [
     "read_model_header",
     "run",
     "save_model",
+    "tool_pair",
     "train_tool",
     "write_values",
 ]
