@@ -11,9 +11,9 @@ aggregated solution, evaluated on all samples, an upper bound, so the relative g
 between them tells how far from optimal the current model can be.
 
 This example fits :class:`aid_models.AIDSVC` on 4,000 two-dimensional samples, records
-every iteration through ``history_`` (the columns the ``verbose`` table prints), and
-compares the final boundary with the one of scikit-learn's ``SVC(kernel="linear")`` on
-all samples.
+every iteration through ``history_`` (the columns the ``verbose`` table prints) and every
+partition through ``callback``, draws the clusters at three iterations, and compares the
+final boundary with the one of scikit-learn's ``SVC(kernel="linear")`` on all samples.
 """
 
 # %%
@@ -34,8 +34,17 @@ X, y = make_blobs(
     n_samples=4000, centers=[[-1.0, -1.0], [1.0, 1.0]], cluster_std=1.1, random_state=0
 )
 
+# The callback receives every iteration's partition: keep the cluster label of each
+# sample (a copy, the run goes on with new clusters).
+partitions = []
+
+
+def keep_partition(record):
+    partitions.append(record["clusters"].labels.copy())
+
+
 start = time.perf_counter()
-aid = AIDSVC(C=1.0, gap_tol=1e-4, random_state=0).fit(X, y)
+aid = AIDSVC(C=1.0, gap_tol=1e-4, random_state=0, callback=keep_partition).fit(X, y)
 aid_time = time.perf_counter() - start
 
 start = time.perf_counter()
@@ -84,5 +93,28 @@ ax.set_ylim(X[:, 1].min(), X[:, 1].max())
 ax.set_title("decision boundaries")
 ax.legend(loc="lower right")
 
+fig.tight_layout()
+plt.show()
+
+# %%
+# The clusters themselves
+# -----------------------
+# The partitions at three iterations: each colour is one cluster (colours repeat), each
+# cross its centroid, the aggregated sample the solver sees. Clusters far from the
+# boundary stay whole; the ones the margin cuts through are split again and again.
+steps = sorted({0, len(partitions) // 2, len(partitions) - 1})
+fig, axes = plt.subplots(1, len(steps), figsize=(4.3 * len(steps), 4), sharey=True)
+for ax, t in zip(np.atleast_1d(axes), steps, strict=True):
+    labels = partitions[t]
+    k = labels.max() + 1
+    counts = np.bincount(labels, minlength=k)
+    centres = np.stack([np.bincount(labels, weights=X[:, j], minlength=k) for j in (0, 1)])
+    centres = (centres / np.maximum(counts, 1)).T
+    ax.scatter(X[:, 0], X[:, 1], c=labels % 20, cmap="tab20", s=3)
+    ax.scatter(centres[:, 0], centres[:, 1], marker="x", c="k", s=25)
+    (w0, w1), b = aid.coef_[0], aid.intercept_[0]
+    ax.plot(xs, -(w0 * xs + b) / w1, "k-", linewidth=1)
+    ax.set_ylim(X[:, 1].min(), X[:, 1].max())
+    ax.set_title(f"iteration {t}: {k} clusters")
 fig.tight_layout()
 plt.show()

@@ -151,7 +151,13 @@ def test_callback_can_stop_and_sees_the_record():
 
     res = run_aid(MedianProblem(), as_data_source(X, y), gap_tol=0.0, callback=cb, random_state=0)
     assert res.stop_reason == "callback" and res.n_iter == 2
-    assert {"solution", "evaluation", "E", "F", "gap"} <= set(seen[0])
+    assert {"solution", "evaluation", "clusters", "E", "F", "gap"} <= set(seen[0])
+    # the partition that was aggregated at t: its size is the record's n_clusters, and
+    # the next one refines it (every cluster of t + 1 lies inside one cluster of t)
+    first, second = seen[0]["clusters"], seen[1]["clusters"]
+    assert first.n_clusters == seen[0]["n_clusters"] < second.n_clusters == seen[1]["n_clusters"]
+    pairs = np.unique(np.column_stack([second.labels, first.labels]), axis=0)
+    assert np.unique(pairs[:, 0]).size == pairs.shape[0]
 
 
 def test_time_limit_stop():

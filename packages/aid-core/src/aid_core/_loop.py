@@ -138,8 +138,9 @@ def run_aid(
     progress : bool, default=False
         Show a tqdm progress bar (needs ``tqdm``; without it a warning is issued).
     callback : callable or None, default=None
-        Called after every iteration with the history record (plus ``"solution"`` and
-        ``"evaluation"``); returning ``True`` stops the run (``stop_reason="callback"``).
+        Called after every iteration with the history record (plus ``"solution"``,
+        ``"evaluation"`` and ``"clusters"``, the partition that was aggregated); returning
+        ``True`` stops the run (``stop_reason="callback"``).
     random_state : int, RandomState instance or None
         Passed to ``problem.initial_clusters``.
     clock : callable, default=time.perf_counter
@@ -233,7 +234,7 @@ def run_aid(
             elif gap <= gap_tol:
                 stop_reason = "gap"
             elif callback is not None and callback(
-                {**record, "solution": solution, "evaluation": evaluation}
+                {**record, "solution": solution, "evaluation": evaluation, "clusters": clusters}
             ):
                 stop_reason = "callback"
             elif t + 1 >= max_iter:
