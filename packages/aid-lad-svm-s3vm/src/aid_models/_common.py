@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from aid_core import run_aid
-from svmcore.chunked import check_dask_data, gather_vector, map_predict
+from svmcore.chunked import check_dask_data, gather_vector, map_predict, select_rows
 from svmcore.validation import check_real
 
 __all__ = [
@@ -40,7 +40,7 @@ def dask_input(estimator, X, y, sample_weight, *, classes=False, accept_sparse=T
     X, y, w, keep = data.X, data.y, data.sample_weight, None
     if data.any_zero_weight:
         keep = gather_vector(w > 0)
-        X, y, w = X[keep], y[keep], w[keep]
+        X, y, w = (select_rows(a, keep) for a in (X, y, w))
     return X, y, w, data.classes, keep
 
 

@@ -8,7 +8,7 @@ collection is actually passed, and :func:`is_dask_collection` is False for every
 input without importing Dask.
 """
 
-from ._blocks import RowBlocks, add_parts, distinct, gather_vector, tree_sum
+from ._blocks import RowBlocks, add_parts, distinct, gather_vector, select_rows, tree_sum
 from ._detect import is_dask_collection, require_dask
 from ._validate import check_dask_data, map_predict
 
@@ -21,5 +21,6 @@ __all__ = [
     "is_dask_collection",
     "map_predict",
     "require_dask",
+    "select_rows",
     "tree_sum",
 ]

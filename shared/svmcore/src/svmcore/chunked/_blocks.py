@@ -12,7 +12,7 @@ import scipy.sparse as sp
 from ..typing import ArrayLike, DaskArray
 from ._detect import require_dask
 
-__all__ = ["RowBlocks", "add_parts", "distinct", "gather_vector", "tree_sum"]
+__all__ = ["RowBlocks", "add_parts", "distinct", "gather_vector", "select_rows", "tree_sum"]
 
 
 class RowBlocks:
@@ -148,6 +148,41 @@ def gather_vector(v: DaskArray) -> np.ndarray:
     """
     parts = _compute_streaming(list(v.to_delayed().ravel()))
     return np.concatenate([np.asarray(p) for p in parts]) if parts else np.zeros(0, v.dtype)
+
+
+def select_rows(arr: DaskArray, keep: np.ndarray) -> DaskArray:
+    """The rows of a row-chunked Dask array where ``keep`` is True, chunk by chunk.
+
+    Dask's own boolean indexing concatenates across chunks (and, in the lowest supported
+    Dask, fails on chunks that are sparse matrices); here each chunk keeps its own rows,
+    so the chunk sizes stay known and nothing moves between workers.
+
+    Parameters
+    ----------
+    arr : dask.array.Array of shape (n, ...)
+        Row-chunked array (dense or CSR chunks), 1-D or 2-D.
+    keep : ndarray of shape (n,) of bool
+        Rows to keep.
+
+    Returns
+    -------
+    dask.array.Array
+        ``arr[keep]``, with the same chunk boundaries.
+    """
+    da = require_dask("select_rows")
+    keep = np.asarray(keep, dtype=bool)
+    starts = np.concatenate([[0], np.cumsum(arr.chunks[0])]).astype(np.int64)
+    sizes = tuple(int(keep[lo:hi].sum()) for lo, hi in zip(starts[:-1], starts[1:], strict=True))
+    mask = da.from_array(keep, chunks=(arr.chunks[0],))
+    if arr.ndim == 1:
+        return da.map_blocks(_keep_rows, arr, mask, chunks=(sizes,), dtype=arr.dtype)
+    return da.map_blocks(
+        _keep_rows, arr, mask[:, None], chunks=(sizes, arr.chunks[1]), dtype=arr.dtype
+    )
+
+
+def _keep_rows(block, mask):
+    return block[np.flatnonzero(np.asarray(mask).ravel())]
 
 
 def distinct(v: DaskArray) -> np.ndarray:
