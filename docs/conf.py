@@ -67,6 +67,7 @@ API_PACKAGES = [
             "chunked",
             "reporting",
             "cli",
+            "docstrings",
         ],
     ),
     ("aid_core", "aid-core", []),

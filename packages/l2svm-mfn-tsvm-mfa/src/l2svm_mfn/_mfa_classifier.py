@@ -6,10 +6,12 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from svmcore.docstrings import fill_doc
 from svmcore.validation import (
     Interval,
 )
 
+from ._docs import DOCS
 from ._mfa import mean_field_annealing
 from ._report import MFA_TABLE
 from ._semi_base import _SemiSupervisedMixin
@@ -17,6 +19,7 @@ from ._semi_base import _SemiSupervisedMixin
 __all__ = ["MFAClassifier"]
 
 
+@fill_doc(DOCS)
 class MFAClassifier(_SemiSupervisedMixin):
     r"""Semi-supervised linear L2-SVM by mean field annealing (MFA) with L2-SVM-MFN.
 
@@ -26,11 +29,7 @@ class MFAClassifier(_SemiSupervisedMixin):
     balance constraint) with a seeded L2-SVM-MFN fit of :math:`w`. Less prone to
     the local minima of :class:`TSVMClassifier`.
 
-    Labels follow scikit-learn (``sklearn.semi_supervised``): ``-1`` marks an unlabeled
-    sample. A ``y`` of exactly {-1, 0, 1} raises unless ``unlabeled_value`` states the
-    convention (0: SVMlin's, classes -1/+1). ``score`` counts labeled rows only, unlike
-    ``ClassifierMixin.score``; cross-validate with
-    :class:`svmcore.model_selection.SemiSupervisedKFold`.
+    %(labels_convention)s
 
     Parameters
     ----------
@@ -41,11 +40,7 @@ class MFAClassifier(_SemiSupervisedMixin):
     positive_fraction : float or None, default=None
         :math:`r` in the balance constraint (9); None estimates it from the
         labeled class ratio.
-    unlabeled_value : int or None, default=None
-        The value of ``y`` that marks an unlabeled sample. None is scikit-learn's -1
-        but refuses a ``y`` of exactly {-1, 0, 1}, which SVMlin's convention reads as
-        classes -1 and +1 with 0 unlabeled: pass -1 to state scikit-learn's reading, 0
-        for SVMlin's (``classes_`` is then ``[-1, 1]``).
+    %(unlabeled_value)s
     temperature : float, default=10.0
         Initial temperature :math:`T_0` (Table 5).
     temperature_factor : float, default=1.5
@@ -56,18 +51,14 @@ class MFAClassifier(_SemiSupervisedMixin):
         ``itermax1``, maximum temperatures.
     max_inner : int, default=100
         ``itermax2``, maximum alternations per temperature.
-    fit_intercept, regularize_intercept : bool, default=True
-        Bias as a constant feature, regularized like SVMlin unless disabled.
+    %(intercept)s
     tol : float, default=1e-6
         CGLS tolerance of OPTIMIZE-W.
     tau : float, default=1e-8
         Optimality tolerance of OPTIMIZE-W (Table 7).
     max_iter : int, default=50
         Newton iterations per OPTIMIZE-W.
-    cg_max_iter : int, default=10000
-        CGLS iterations per Newton step.
-    preconditioner : {None, "jacobi"}, default=None
-        Jacobi-preconditioned CGLS (beyond the paper).
+    %(cg_preconditioner)s
     objective_tol : float or None, default=None
         OPTIMIZE-W also stops when a Newton step changes its objective by less than
         this absolute amount, as SVMlin v1.0's ``optimize_w`` does with 1e-6 (the
@@ -77,8 +68,7 @@ class MFAClassifier(_SemiSupervisedMixin):
         Wall-clock seconds for the whole fit (> 0; None: no limit). When it runs
         out, no further Newton iteration or OPTIMIZE-W starts, the last iterate is kept,
         ``converged_`` is False and a ``ConvergenceWarning`` names the limit.
-    n_jobs : int, default=None
-        Numba threads.
+    %(n_jobs)s
     verbose : int, default=0
         When positive, print a table as the fit runs: a header, then one line per
         inner annealing iteration with the columns of ``history_``
@@ -86,10 +76,8 @@ class MFAClassifier(_SemiSupervisedMixin):
 
     Attributes
     ----------
-    converged_ : bool
-        False when ``time_limit`` stopped the fit.
-    classes_ : ndarray of shape (2,)
-        The two class labels.
+    %(converged_)s
+    %(binary_classes_)s
     coef_ : ndarray of shape (1, n_features)
         Weights of the path point with the smallest objective (18).
     intercept_ : ndarray of shape (1,)
@@ -98,8 +86,7 @@ class MFAClassifier(_SemiSupervisedMixin):
         Given labels, and for unlabeled samples the sign of the returned model's output.
     beliefs_ : ndarray of shape (n_unlabeled,)
         Final :math:`p_j` (probability of ``classes_[1]``) of the unlabeled samples.
-    positive_fraction_ : float
-        The :math:`r` used.
+    %(positive_fraction_)s
     objective_ : float
         Smallest objective (18) on the path (that of ``coef_``).
     n_iter_ : int
@@ -111,10 +98,7 @@ class MFAClassifier(_SemiSupervisedMixin):
         ``p_newton``, ``p_bisect`` and ``p_residual`` (OPTIMIZE-P's root finding),
         ``time`` (seconds since the annealing started). Without unlabeled samples: the
         records of :class:`MFNClassifier`'s ``history_``.
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Names of features seen during fit, when X has string column names.
+    %(n_features_in_)s
 
     See Also
     --------
@@ -148,8 +132,7 @@ class MFAClassifier(_SemiSupervisedMixin):
     g241c-like set); Table 6 is read as its text defines :math:`B` and :math:`B'`
     (see :func:`l2svm_mfn._mfa.optimize_p`), with a genuine Newton branch.
 
-    Beyond the paper: ``preconditioner="jacobi"``, ``regularize_intercept=False`` and
-    sample weights (:math:`l` and :math:`u` become total weights).
+    %(semi_beyond_paper)s
 
     References
     ----------
@@ -160,15 +143,9 @@ class MFAClassifier(_SemiSupervisedMixin):
     --------
     >>> import numpy as np
     >>> from l2svm_mfn import MFAClassifier
-    >>> rng = np.random.default_rng(0)
-    >>> X = np.r_[rng.normal(-2, 1, (50, 2)), rng.normal(2, 1, (50, 2))]
-    >>> y = np.full(100, -1)  # -1: unlabeled
-    >>> y[:3], y[50:53] = 0, 1  # y is {-1, 0, 1}: state the convention
+    %(semi_example_data)s
     >>> clf = MFAClassifier(unlabeled_value=-1).fit(X, y)
-    >>> float((clf.transduction_ == np.repeat([0, 1], 50)).mean()) > 0.9
-    True
-    >>> clf.score(X, y)  # the six labeled rows only
-    1.0
+    %(semi_example_check)s
     """
 
     _parameter_constraints: dict = {

@@ -11,6 +11,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
 
 from svmcore import numba_threads
+from svmcore.docstrings import fill_doc
 from svmcore.reporting import History, TablePrinter
 from svmcore.typing import ArrayLike, MatrixLike
 from svmcore.validation import (
@@ -21,12 +22,14 @@ from svmcore.validation import (
 )
 
 from ._base import LinearSVMLinMixin
+from ._docs import DOCS
 from ._mfn import l2svm_mfn, squared_hinge_objective
 from ._report import MFN_TABLE
 
 __all__ = ["MFNClassifier"]
 
 
+@fill_doc(DOCS)
 class MFNClassifier(LinearSVMLinMixin):
     r"""Linear L2-SVM trained by the modified finite Newton method (L2-SVM-MFN).
 
@@ -75,8 +78,7 @@ class MFNClassifier(LinearSVMLinMixin):
 
     Attributes
     ----------
-    converged_ : bool
-        False when ``time_limit`` stopped the fit.
+    %(converged_)s
     classes_ : ndarray of shape (n_classes,)
         Class labels.
     coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
@@ -99,10 +101,7 @@ class MFNClassifier(LinearSVMLinMixin):
         positive class of that problem), ``iter``, ``cg_iter``, ``cg_converged``,
         ``n_active``, ``delta``, ``objective``, ``time`` (seconds since that problem's
         solve started); ``history_.column(key)`` is one key as an array.
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Names of features seen during fit, when X has string column names.
+    %(n_features_in_)s
 
     See Also
     --------

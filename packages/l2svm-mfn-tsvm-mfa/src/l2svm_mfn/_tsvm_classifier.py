@@ -7,10 +7,12 @@ from numbers import Integral, Real
 
 from sklearn.exceptions import ConvergenceWarning
 
+from svmcore.docstrings import fill_doc
 from svmcore.validation import (
     Interval,
 )
 
+from ._docs import DOCS
 from ._report import TSVM_TABLE
 from ._semi_base import _SemiSupervisedMixin
 from ._tsvm import transductive_mfn
@@ -18,6 +20,7 @@ from ._tsvm import transductive_mfn
 __all__ = ["TSVMClassifier"]
 
 
+@fill_doc(DOCS)
 class TSVMClassifier(_SemiSupervisedMixin):
     r"""Transductive linear L2-SVM (TSVM) trained by L2-SVM-MFN, with multiple switching.
 
@@ -27,11 +30,7 @@ class TSVMClassifier(_SemiSupervisedMixin):
     temporary labels are switched (up to ``max_switch`` per pass) while that
     decreases the objective, and the model is retrained with seeding.
 
-    Labels follow scikit-learn (``sklearn.semi_supervised``): ``-1`` marks an unlabeled
-    sample. A ``y`` of exactly {-1, 0, 1} raises unless ``unlabeled_value`` states the
-    convention (0: SVMlin's, classes -1/+1). ``score`` counts labeled rows only, unlike
-    ``ClassifierMixin.score``; cross-validate with
-    :class:`svmcore.model_selection.SemiSupervisedKFold`.
+    %(labels_convention)s
 
     Parameters
     ----------
@@ -42,11 +41,7 @@ class TSVMClassifier(_SemiSupervisedMixin):
     positive_fraction : float or None, default=None
         :math:`r`, fraction of unlabeled samples put in ``classes_[1]``; None
         estimates it from the labeled class ratio (SVMlin ``-R``).
-    unlabeled_value : int or None, default=None
-        The value of ``y`` that marks an unlabeled sample. None is scikit-learn's -1
-        but refuses a ``y`` of exactly {-1, 0, 1}, which SVMlin's convention reads as
-        classes -1 and +1 with 0 unlabeled: pass -1 to state scikit-learn's reading, 0
-        for SVMlin's (``classes_`` is then ``[-1, 1]``).
+    %(unlabeled_value)s
     max_switch : int, default=10000
         :math:`S`, maximum pairs switched per pass: the paper's multiple switching
         (section 3.1.2), default SVMlin v1.0's ``-S 10000``. 1 is Joachims' TSVM
@@ -57,23 +52,18 @@ class TSVMClassifier(_SemiSupervisedMixin):
     anneal_factor : float, default=1.5
         Growth factor :math:`R` of :math:`\hat\lambda'`: SVMlin v1.0's rate (the
         paper's text says 2, which ended at a higher objective (7) on dense data).
-    fit_intercept, regularize_intercept : bool, default=True
-        Bias as a constant feature, regularized like SVMlin unless disabled.
+    %(intercept)s
     tol, tau : float, default=1e-6
         Tolerances of every L2-SVM-MFN retraining (Table 1).
     max_iter : int, default=50
         Newton iterations per retraining.
-    cg_max_iter : int, default=10000
-        CGLS iterations per Newton step.
-    preconditioner : {None, "jacobi"}, default=None
-        Jacobi-preconditioned CGLS (beyond the paper).
+    %(cg_preconditioner)s
     time_limit : float, default=None
         Wall-clock seconds for the whole fit (> 0; None: no limit). When it runs
         out, no further Newton iteration, retraining or switching pass starts, the
         last iterate is kept, ``converged_`` is False and a ``ConvergenceWarning``
         names the limit.
-    n_jobs : int, default=None
-        Numba threads.
+    %(n_jobs)s
     verbose : int, default=0
         When positive, print a table as the fit runs: a header, then one line per
         L2-SVM-MFN retraining with the columns of ``history_``
@@ -81,10 +71,8 @@ class TSVMClassifier(_SemiSupervisedMixin):
 
     Attributes
     ----------
-    converged_ : bool
-        False when ``time_limit`` stopped the fit.
-    classes_ : ndarray of shape (2,)
-        The two class labels.
+    %(converged_)s
+    %(binary_classes_)s
     coef_ : ndarray of shape (1, n_features)
         Weights.
     intercept_ : ndarray of shape (1,)
@@ -92,8 +80,7 @@ class TSVMClassifier(_SemiSupervisedMixin):
     transduction_ : ndarray of shape (n_samples,)
         Labels of the training samples: the given ones and the final temporary
         labels of the unlabeled ones.
-    positive_fraction_ : float
-        The :math:`r` used.
+    %(positive_fraction_)s
     objective_ : float
         Objective (7) at ``alpha_unlabeled`` with ``transduction_``.
     n_iter_ : int
@@ -108,10 +95,7 @@ class TSVMClassifier(_SemiSupervisedMixin):
         (after retraining), ``mfn_iter``, ``converged``, ``time`` (seconds since the
         transductive loop started). Without unlabeled samples: the records of
         :class:`MFNClassifier`'s ``history_`` (one per Newton iteration).
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Names of features seen during fit, when X has string column names.
+    %(n_features_in_)s
 
     See Also
     --------
@@ -142,8 +126,7 @@ class TSVMClassifier(_SemiSupervisedMixin):
     paper's differ: ``max_switch=10000`` (Table 4 lists S = 1) and ``anneal_factor=1.5``
     (section 3.1.1 says 2).
 
-    Beyond the paper: ``preconditioner="jacobi"``, ``regularize_intercept=False`` and
-    sample weights (:math:`l` and :math:`u` become total weights).
+    %(semi_beyond_paper)s
 
     References
     ----------
@@ -155,15 +138,9 @@ class TSVMClassifier(_SemiSupervisedMixin):
     --------
     >>> import numpy as np
     >>> from l2svm_mfn import TSVMClassifier
-    >>> rng = np.random.default_rng(0)
-    >>> X = np.r_[rng.normal(-2, 1, (50, 2)), rng.normal(2, 1, (50, 2))]
-    >>> y = np.full(100, -1)  # -1: unlabeled
-    >>> y[:3], y[50:53] = 0, 1  # y is {-1, 0, 1}: state the convention
+    %(semi_example_data)s
     >>> clf = TSVMClassifier(unlabeled_value=-1).fit(X, y)
-    >>> float((clf.transduction_ == np.repeat([0, 1], 50)).mean()) > 0.9
-    True
-    >>> clf.score(X, y)  # the six labeled rows only
-    1.0
+    %(semi_example_check)s
     """
 
     _parameter_constraints: dict = {

@@ -31,6 +31,9 @@ cli
     Plumbing of the command-line tools (argument parsing, one-line errors and exit
     statuses, a closed pipe, svmlight/CSV files, portable ``.npz`` model files), and the
     LIBSVM-style train/predict pair the packages' console scripts are built from.
+docstrings
+    ``fill_doc``: one text for a docstring paragraph that several estimators share,
+    put in where a line ``%(name)s`` names it.
 numba_config
     The Numba decorators (``jit``, ``jit_parallel``, ``jit_scalar``) and fast-math flags
     every jitted kernel of the monorepo is compiled with.
