@@ -12,6 +12,8 @@ import warnings
 
 from sklearn.exceptions import ConvergenceWarning
 
+from ..docstrings import fill_doc
+
 __all__ = [
     "InfeasibleError",
     "SolverError",
@@ -51,45 +53,41 @@ class SolverError(RuntimeError):
         self.solver_message = solver_message
 
 
+#: The Parameters section every subclass of SolverError shares.
+_SUBCLASS_DOCS = {
+    "parameters": """\
+        Parameters
+        ----------
+        message : str
+            The error message.
+        status : str or None, default=None
+            The solver's status name (see :class:`SolverError`).
+        solver_message : str, default=""
+            The solver's own description of the status.""",
+}
+
+
+@fill_doc(_SUBCLASS_DOCS)
 class InfeasibleError(SolverError):
     """The problem has no feasible point.
 
-    Parameters
-    ----------
-    message : str
-        The error message.
-    status : str or None, default=None
-        The solver's status name (see :class:`SolverError`).
-    solver_message : str, default=""
-        The solver's own description of the status.
+    %(parameters)s
     """
 
 
+@fill_doc(_SUBCLASS_DOCS)
 class UnboundedError(SolverError):
     """The problem is feasible but its objective is unbounded below.
 
-    Parameters
-    ----------
-    message : str
-        The error message.
-    status : str or None, default=None
-        The solver's status name (see :class:`SolverError`).
-    solver_message : str, default=""
-        The solver's own description of the status.
+    %(parameters)s
     """
 
 
+@fill_doc(_SUBCLASS_DOCS)
 class SolverLimitError(SolverError):
     """A time, iteration or other limit stopped the solver before optimality.
 
-    Parameters
-    ----------
-    message : str
-        The error message.
-    status : str or None, default=None
-        The solver's status name (see :class:`SolverError`).
-    solver_message : str, default=""
-        The solver's own description of the status.
+    %(parameters)s
     """
 
 
