@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from ..docstrings import fill_doc
 from ..typing import RandomStateLike
 from ..validation import check_positive_int, check_real
 
@@ -24,6 +25,16 @@ __all__ = [
     "make_noisy_sinc",
     "make_sparse_text",
 ]
+
+
+#: Docstring fragments every generator shares (see svmcore.docstrings.fill_doc).
+_DOCS = {
+    "random_state_dtype": """\
+        random_state : int, Generator or None, default=None
+            Seed.
+        dtype : {np.float64, np.float32}, default=np.float64
+            Output dtype.""",
+}
 
 
 def _check_dtype(dtype):
@@ -44,6 +55,14 @@ def _check_seed(random_state):
     return np.random.default_rng(random_state)
 
 
+def _balanced_labels(n, rng):
+    """``n // 2`` labels -1 and the rest +1, shuffled."""
+    y = np.ones(n)
+    y[: n // 2] = -1.0
+    rng.shuffle(y)
+    return y
+
+
 def _flip_labels(y, label_noise, rng):
     """Flip exactly ``round(label_noise * n)`` labels chosen uniformly at random."""
     n_flip = int(round(label_noise * y.size))
@@ -52,6 +71,7 @@ def _flip_labels(y, label_noise, rng):
     return y
 
 
+@fill_doc(_DOCS)
 def make_lad_set_a(
     n_samples: int,
     n_features: int,
@@ -77,10 +97,7 @@ def make_lad_set_a(
         Laplace scale of the errors, >= 0.
     return_coef : bool, default=False
         Also return ``(beta_0, beta)``.
-    random_state : int, Generator or None, default=None
-        Seed.
-    dtype : {np.float64, np.float32}, default=np.float64
-        Output dtype.
+    %(random_state_dtype)s
 
     Returns
     -------
@@ -116,6 +133,7 @@ def make_lad_set_a(
     return (X, y, (beta0, beta)) if return_coef else (X, y)
 
 
+@fill_doc(_DOCS)
 def make_blob_mixture(
     n_samples: int,
     n_features: int,
@@ -150,10 +168,7 @@ def make_blob_mixture(
         Blob standard deviation, > 0.
     center_scale : float, default=2.0
         Standard deviation of the blob centres, >= 0.
-    random_state : int, Generator or None, default=None
-        Seed.
-    dtype : {np.float64, np.float32}, default=np.float64
-        Output dtype.
+    %(random_state_dtype)s
 
     Returns
     -------
@@ -183,15 +198,14 @@ def make_blob_mixture(
     dtype = _check_dtype(dtype)
     rng = _check_seed(random_state)
     centres = rng.normal(scale=center_scale, size=(2, n_blobs, d))
-    y = np.ones(n)
-    y[: n // 2] = -1.0
-    rng.shuffle(y)
+    y = _balanced_labels(n, rng)
     blob = rng.integers(0, n_blobs, size=n)
     X = centres[(y > 0).astype(np.intp), blob] + rng.normal(scale=cluster_std, size=(n, d))
     y = _flip_labels(y, label_noise, rng)
     return X.astype(dtype, copy=False), y.astype(dtype, copy=False)
 
 
+@fill_doc(_DOCS)
 def make_noisy_sinc(
     n_samples: int,
     *,
@@ -218,10 +232,7 @@ def make_noisy_sinc(
         "sinc(x) x pi" set) instead of additive.
     x_range : tuple of float, default=(-10.0, 10.0)
         Sampling interval ``(low, high)``, ``low < high``.
-    random_state : int, Generator or None, default=None
-        Seed.
-    dtype : {np.float64, np.float32}, default=np.float64
-        Output dtype.
+    %(random_state_dtype)s
 
     Returns
     -------
@@ -259,6 +270,7 @@ def make_noisy_sinc(
     return x[:, None].astype(dtype, copy=False), y.astype(dtype, copy=False)
 
 
+@fill_doc(_DOCS)
 def make_g241c(
     n_samples: int = 1500,
     n_features: int = 241,
@@ -282,10 +294,7 @@ def make_g241c(
         Dimension.
     distance : float, default=2.5
         Distance between the class means (Chapelle et al.: 2.5), > 0.
-    random_state : int, Generator or None, default=None
-        Seed.
-    dtype : {np.float64, np.float32}, default=np.float64
-        Output dtype.
+    %(random_state_dtype)s
 
     Returns
     -------
@@ -314,13 +323,12 @@ def make_g241c(
     rng = _check_seed(random_state)
     u = rng.normal(size=d)
     u /= np.linalg.norm(u)
-    y = np.ones(n)
-    y[: n // 2] = -1.0
-    rng.shuffle(y)
+    y = _balanced_labels(n, rng)
     X = rng.normal(size=(n, d)) + (0.5 * distance) * y[:, None] * u
     return X.astype(dtype, copy=False), y.astype(dtype, copy=False)
 
 
+@fill_doc(_DOCS)
 def make_sparse_text(
     n_samples: int,
     n_features: int,
@@ -354,10 +362,7 @@ def make_sparse_text(
         Exponent of the word-frequency law, >= 0 (0 is uniform).
     label_noise : float, default=0.0
         Fraction of flipped labels, in [0, 0.5].
-    random_state : int, Generator or None, default=None
-        Seed.
-    dtype : {np.float64, np.float32}, default=np.float64
-        Output dtype.
+    %(random_state_dtype)s
 
     Returns
     -------
