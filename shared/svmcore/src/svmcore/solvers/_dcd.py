@@ -60,6 +60,7 @@ def _projected_gradient(G, a, upper_i, pg_max_old, pg_min_old):
     return False, G
 
 
+# twin of _dcd_csr: dense/CSR layouts kept apart for Numba speed
 @jit
 def _dcd_dense(X, y, upper, qd, alpha, w, state, eps, max_epochs, seed):
     """Epochs of shrinking dual CD until the projected-gradient spread is <= eps.
@@ -115,6 +116,7 @@ def _dcd_dense(X, y, upper, qd, alpha, w, state, eps, max_epochs, seed):
     return epoch
 
 
+# twin of _dcd_dense: dense/CSR layouts kept apart for Numba speed
 @jit
 def _dcd_csr(data, indices, indptr, xmu, mm, y, upper, qd, alpha, v, state, eps, max_epochs, seed):
     """:func:`_dcd_dense` for CSR rows, centred implicitly by ``mu``.
