@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..docstrings import fill_doc
 from ..typing import ArrayLike, MatrixLike
 from ._linear_program import LinearProgram
 from ._lp_input import _check_vector
@@ -14,7 +15,28 @@ from ._lp_result import LPBasis, LPResult
 
 __all__ = ["solve_lp", "solve_qp"]
 
+#: Parameter docs solve_lp and solve_qp share (see svmcore.docstrings.fill_doc).
+_DOCS = {
+    "rows": """\
+        b_ub : array-like of shape (n_ub,), default=None
+            Inequality right-hand side.
+        A_eq : array-like or sparse matrix of shape (n_eq, n_variables), default=None
+            Equality matrix.
+        b_eq : array-like of shape (n_eq,), default=None
+            Equality right-hand side.""",
+    "on_limit": """\
+        on_limit : {"raise", "warn"}, default="raise"
+            A time or iteration limit raises
+            :class:`~svmcore.solvers.SolverLimitError`, or warns with
+            :class:`~svmcore.solvers.SolverLimitWarning` and returns the best point.
+        verbose : bool, default=False
+            Show HiGHS's log.
+        options : dict, default=None
+            Further HiGHS options by name.""",
+}
 
+
+@fill_doc(_DOCS)
 def solve_lp(
     c: ArrayLike,
     *,
@@ -47,12 +69,7 @@ def solve_lp(
         Cost vector.
     A_ub : array-like or sparse matrix of shape (n_ub, n_variables), default=None
         Inequality matrix (any scipy.sparse format; converted to CSC for HiGHS).
-    b_ub : array-like of shape (n_ub,), default=None
-        Inequality right-hand side.
-    A_eq : array-like or sparse matrix of shape (n_eq, n_variables), default=None
-        Equality matrix.
-    b_eq : array-like of shape (n_eq,), default=None
-        Equality right-hand side.
+    %(rows)s
     bounds : None, (lb, ub), sequence of (lb, ub) pairs, (lb_array, ub_array) or \
 scipy.optimize.Bounds, default=None
         As in ``scipy.optimize.linprog``: None means ``(0, None)`` for every
@@ -76,14 +93,7 @@ scipy.optimize.Bounds, default=None
     warm_start : LPResult or LPBasis, default=None
         A previous result on a problem of the same shape: its basis (else its
         solution) seeds the simplex method.
-    on_limit : {"raise", "warn"}, default="raise"
-        A time or iteration limit raises
-        :class:`~svmcore.solvers.SolverLimitError`, or warns with
-        :class:`~svmcore.solvers.SolverLimitWarning` and returns the best point.
-    verbose : bool, default=False
-        Show HiGHS's log.
-    options : dict, default=None
-        Further HiGHS options by name.
+    %(on_limit)s
 
     Returns
     -------
@@ -139,6 +149,7 @@ scipy.optimize.Bounds, default=None
     return lp.solve(warm_start)
 
 
+@fill_doc(_DOCS)
 def solve_qp(
     Q: MatrixLike,
     c: ArrayLike,
@@ -173,12 +184,7 @@ def solve_qp(
         Linear cost.
     A_ub : array-like or sparse matrix of shape (n_ub, n_variables), default=None
         Inequality matrix, as in :func:`solve_lp`.
-    b_ub : array-like of shape (n_ub,), default=None
-        Inequality right-hand side.
-    A_eq : array-like or sparse matrix of shape (n_eq, n_variables), default=None
-        Equality matrix.
-    b_eq : array-like of shape (n_eq,), default=None
-        Equality right-hand side.
+    %(rows)s
     bounds : None, (lb, ub), sequence of (lb, ub) pairs, (lb_array, ub_array) or \
 scipy.optimize.Bounds, default=None
         Variable bounds, read as in :func:`solve_lp` (None means ``(0, None)`` for
@@ -194,14 +200,7 @@ scipy.optimize.Bounds, default=None
     warm_start : LPResult or LPBasis, default=None
         A previous result on a problem of the same shape whose basis (else its
         solution) seeds HiGHS.
-    on_limit : {"raise", "warn"}, default="raise"
-        A time or iteration limit raises
-        :class:`~svmcore.solvers.SolverLimitError`, or warns with
-        :class:`~svmcore.solvers.SolverLimitWarning` and returns the best point.
-    verbose : bool, default=False
-        Show HiGHS's log.
-    options : dict, default=None
-        Further HiGHS options by name.
+    %(on_limit)s
 
     Returns
     -------

@@ -327,25 +327,13 @@ def fit_weighted_svm(
             coef = coef.astype(np.float64)
             decision = np.asarray(Xk @ coef, dtype=np.float64) + b
             w_sq = float(coef @ coef)
-        else:
+        elif compute_objective:
             coef = None
-            if not compute_objective:
-                dual_coef = np.zeros(n)
-                dual_coef[keep] = alpha_k
-                return WeightedSVMResult(
-                    coef=None,
-                    intercept=b,
-                    dual_coef=dual_coef,
-                    support=np.flatnonzero(dual_coef > 0),
-                    objective=np.nan,
-                    dual_objective=np.nan,
-                    n_iter=n_iter,
-                    converged=bool(converged),
-                    solver=solver,
-                )
             decision = np.asarray(model.decision_function(Xk), dtype=np.float64)
             ya = yk * alpha_k
             w_sq = float(ya[model.support_] @ (decision[model.support_] - b))
+        else:
+            coef = decision = None  # no objectives asked of a kernel fit
     else:
         cap = _LIBLINEAR_MAX_ITER if max_iter is None else max_iter
         # Centring is exact for (7) and keeps liblinear's bias penalty from bending w.
@@ -370,16 +358,19 @@ def fit_weighted_svm(
         w_sq = float(coef @ coef)
         alpha_k = _liblinear_duals(Xk, yk, C * swk, coef, b, margin_tol)
 
-    if solver == "libsvm" and refit_intercept:
-        scores = decision - b
-        b = optimal_intercept(scores, yk, swk, b0=b)
-        decision = scores + b
-    objective = 0.5 * w_sq + C * float(swk @ np.maximum(0.0, 1.0 - yk * decision))
-    if coef is not None:
-        w_alpha = np.asarray(Xk.T @ (alpha_k * yk), dtype=np.float64).ravel()
-        dual_objective = float(alpha_k.sum()) - 0.5 * float(w_alpha @ w_alpha)
+    if decision is None:
+        objective = dual_objective = np.nan
     else:
-        dual_objective = float(alpha_k.sum()) - 0.5 * w_sq
+        if solver == "libsvm" and refit_intercept:
+            scores = decision - b
+            b = optimal_intercept(scores, yk, swk, b0=b)
+            decision = scores + b
+        objective = 0.5 * w_sq + C * float(swk @ np.maximum(0.0, 1.0 - yk * decision))
+        if coef is not None:
+            w_alpha = np.asarray(Xk.T @ (alpha_k * yk), dtype=np.float64).ravel()
+            dual_objective = float(alpha_k.sum()) - 0.5 * float(w_alpha @ w_alpha)
+        else:
+            dual_objective = float(alpha_k.sum()) - 0.5 * w_sq
     dual_coef = np.zeros(n)
     dual_coef[keep] = alpha_k
     return WeightedSVMResult(
