@@ -10,6 +10,7 @@ from typing import Self
 import numpy as np
 from sklearn.base import ClassifierMixin
 
+from svmcore.docstrings import fill_doc
 from svmcore.reporting import History, TablePrinter
 from svmcore.solvers import TimeBudget
 from svmcore.typing import ArrayLike
@@ -22,12 +23,14 @@ from svmcore.validation import (
 )
 
 from ._base import _LPSVRParams
+from ._docs import DOCS
 from ._lpsvr import LPSVR
 from ._report import history_table
 
 __all__ = ["LPSVC"]
 
 
+@fill_doc(DOCS)
 class LPSVC(ClassifierMixin, _LPSVRParams):
     """Classification by LP-SVR regression on +-1 targets (one-vs-rest for more classes).
 
@@ -46,13 +49,7 @@ class LPSVC(ClassifierMixin, _LPSVRParams):
         Kernel, with scikit-learn's definitions.
     gamma : {"scale", "auto"} or float, default="scale"
         Coefficient of "rbf" and "poly", as in :class:`~sklearn.svm.SVC`.
-    sigma : float, default=None
-        The paper's RBF width: when given, ``gamma = 1 / (2 sigma^2)`` overrides
-        ``gamma``.
-    degree : int, default=3
-        Degree of "poly".
-    coef0 : float, default=0.0
-        Independent term of "poly".
+    %(sigma_degree_coef0)s
     decomposition : {"row_column", "full", "variables", "none"}, default="row_column"
         Training algorithm of each regressor, as in :class:`LPSVR`.
     method : {"simplex", "ipm", "choose"}, default="simplex"
@@ -79,9 +76,7 @@ class LPSVC(ClassifierMixin, _LPSVRParams):
         None: no limit); see :class:`LPSVR` for what happens on expiry.
     random_state : int, RandomState instance or None, default=None
         Seed of the random initial working sets.
-    n_jobs : int, default=None
-        Numba threads for kernel evaluations: None keeps Numba's current count (all
-        cores unless set otherwise), a positive int caps it, -1 all.
+    %(n_jobs)s
     verbose : int, default=0
         When positive, print a table as the fit runs: a header, then one line per
         outer iteration (round, for "row_column") of every regressor, with the columns
@@ -101,10 +96,7 @@ class LPSVC(ClassifierMixin, _LPSVRParams):
     history_ : svmcore.reporting.History
         The regressors' ``history_`` records in order, each with ``class`` (the class
         that regressor separates from the rest; ``classes_[1]`` for two classes).
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Names of features seen during fit (string feature names only).
+    %(n_features_in_)s
 
     See Also
     --------

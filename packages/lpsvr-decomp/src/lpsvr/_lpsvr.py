@@ -11,6 +11,7 @@ import numpy as np
 from sklearn.base import RegressorMixin
 
 from svmcore.chunked import is_dask_collection
+from svmcore.docstrings import fill_doc
 from svmcore.kernels import kernel_matvec
 from svmcore.solvers import TimeBudget
 from svmcore.typing import ArrayLike, DaskArray, MatrixLike
@@ -23,10 +24,12 @@ from svmcore.validation import (
 )
 
 from ._base import _LPSVRParams
+from ._docs import DOCS
 
 __all__ = ["LPSVR"]
 
 
+@fill_doc(DOCS)
 class LPSVR(RegressorMixin, _LPSVRParams):
     """Linear-programming support vector regression with decomposition training.
 
@@ -49,13 +52,7 @@ class LPSVR(RegressorMixin, _LPSVRParams):
         Kernel, with scikit-learn's definitions.
     gamma : {"scale", "auto"} or float, default="scale"
         Coefficient of "rbf" and "poly", as in :class:`~sklearn.svm.SVR`.
-    sigma : float, default=None
-        The paper's RBF width: when given, ``gamma = 1 / (2 sigma^2)`` overrides
-        ``gamma``.
-    degree : int, default=3
-        Degree of "poly".
-    coef0 : float, default=0.0
-        Independent term of "poly".
+    %(sigma_degree_coef0)s
     decomposition : {"row_column", "full", "variables", "none"}, default="row_column"
         "row_column" (the default; not in the paper, far faster than the
         paper's algorithms on the noisy sinc, same optimum): separate
@@ -108,9 +105,7 @@ class LPSVR(RegressorMixin, _LPSVRParams):
         classes.
     random_state : int, RandomState instance or None, default=None
         Seed of the random initial working set.
-    n_jobs : int, default=None
-        Numba threads for kernel evaluations: None keeps Numba's current count (all
-        cores unless set otherwise), a positive int caps it, -1 all.
+    %(n_jobs)s
     verbose : int, default=0
         When positive, print a table as the fit runs: a header, then one line per
         outer iteration (per round, for "row_column") with the columns of
@@ -153,10 +148,7 @@ class LPSVR(RegressorMixin, _LPSVRParams):
     n_iter_ : int
         Number of completed outer iterations (1 for "none"; 0 when
         ``time_limit`` ran out before the first working-set LP was solved).
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Names of features seen during fit (string feature names only).
+    %(n_features_in_)s
 
     See Also
     --------
