@@ -20,12 +20,32 @@ import scipy.sparse as sp
 from sklearn.base import is_classifier
 from sklearn.utils import get_tags
 
+from ..docstrings import fill_doc
 from ._data import add_data_options, data_options, read_data, write_values
 from ._model import load_model, save_model
 from ._parser import ArgumentParser
 from ._run import CLIError, run
 
 __all__ = ["dispatch", "predict_tool", "train_tool"]
+
+#: Parameter docs train_tool and predict_tool share (see svmcore.docstrings.fill_doc).
+_DOCS = {
+    "argv_prog_description": """\
+        argv : list of str or None
+            Arguments without the program name (None: ``sys.argv[1:]``).
+        prog : str
+            Program name.
+        description : str
+            Plain-text description shown by ``--help``.""",
+    "epilog_status": """\
+        epilog : str, default=None
+            Plain text shown at the end of ``--help``.
+
+        Returns
+        -------
+        status : int
+            0 on success, else as documented in :func:`run`.""",
+}
 
 
 def _accepts_sparse(estimator):
@@ -53,6 +73,7 @@ def _default_model_file(training_file):
     return os.path.basename(os.fspath(training_file)) + ".model"
 
 
+@fill_doc(_DOCS)
 def train_tool(
     argv: Sequence[str] | None,
     *,
@@ -73,12 +94,7 @@ def train_tool(
 
     Parameters
     ----------
-    argv : list of str or None
-        Arguments without the program name (None: ``sys.argv[1:]``).
-    prog : str
-        Program name.
-    description : str
-        Plain-text description shown by ``--help``.
+    %(argv_prog_description)s
     add_options : callable
         ``add_options(parser)`` adds the tool's own options.
     build : callable
@@ -89,13 +105,7 @@ def train_tool(
         of estimators it holds (see :func:`save_model`).
     summary : callable, default=None
         ``summary(estimator) -> str``, one line printed after fitting.
-    epilog : str, default=None
-        Plain text shown at the end of ``--help``.
-
-    Returns
-    -------
-    status : int
-        0 on success, else as documented in :func:`run`.
+    %(epilog_status)s
     """
 
     def command(argv):
@@ -155,6 +165,7 @@ def _report(estimator, y, pred, out):
         print(f"Squared correlation coefficient = {r * r:.6g} (regression)", file=out)
 
 
+@fill_doc(_DOCS)
 def predict_tool(
     argv: Sequence[str] | None,
     *,
@@ -173,21 +184,10 @@ def predict_tool(
 
     Parameters
     ----------
-    argv : list of str or None
-        Arguments without the program name (None: ``sys.argv[1:]``).
-    prog : str
-        Program name.
-    description : str
-        Plain-text description shown by ``--help``.
+    %(argv_prog_description)s
     estimators : sequence of type
         The estimator classes whose model files the tool accepts.
-    epilog : str, default=None
-        Plain text shown at the end of ``--help``.
-
-    Returns
-    -------
-    status : int
-        0 on success, else as documented in :func:`run`.
+    %(epilog_status)s
     """
 
     def command(argv):
