@@ -64,3 +64,17 @@ def semi_supervised_split(n=300, n_features=5, distance=4.0, n_labels_per_class=
     y = np.full(n, -1)
     y[labeled] = y_true[labeled]
     return X, y, y_true
+
+
+def small_binary():
+    """600 4-d blobs with 0/1 labels: one small set every estimator fits in a second."""
+    X, y = make_blob_mixture(600, 4, random_state=3)
+    return X, (y > 0).astype(int)
+
+
+def small_semi_supervised():
+    """``small_binary`` with the labels of all but the first 40 rows removed (-1)."""
+    X, y = small_binary()
+    y = y.copy()
+    y[40:] = -1
+    return X, y

@@ -11,42 +11,30 @@ from functools import partial
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _data import small_binary, small_semi_supervised
 
 from aesvm import AESVC, clear_representative_cache
 from aid_models import AIDSVC, AIDLADRegressor, AIDS3VMClassifier
 from l2svm_mfn import MFAClassifier, MFNClassifier, TSVMClassifier
 from lpsvr import LPSVC, LPSVR
 from svmcore import numba_threads
-from svmcore.datasets import make_blob_mixture, make_lad_set_a, make_noisy_sinc
-
-
-def _classification():
-    X, y = make_blob_mixture(600, 4, random_state=3)
-    return X, (y > 0).astype(int)
-
-
-def _semi_supervised():
-    X, y = _classification()
-    y = y.copy()
-    y[40:] = -1
-    return X, y
-
+from svmcore.datasets import make_lad_set_a, make_noisy_sinc
 
 CASES = [
-    ("AESVC", lambda **kw: AESVC(fallback_fraction=None, group_size=100, **kw), _classification),
-    ("AIDSVC", AIDSVC, _classification),
-    ("AIDSVC rbf", lambda **kw: AIDSVC(kernel="rbf", **kw), _classification),
+    ("AESVC", lambda **kw: AESVC(fallback_fraction=None, group_size=100, **kw), small_binary),
+    ("AIDSVC", AIDSVC, small_binary),
+    ("AIDSVC rbf", lambda **kw: AIDSVC(kernel="rbf", **kw), small_binary),
     ("AIDLADRegressor", AIDLADRegressor, lambda: make_lad_set_a(2000, 5, random_state=1)),
     (
         "AIDS3VMClassifier",
         lambda **kw: AIDS3VMClassifier(unlabeled_value=-1, max_iter=2, **kw),
-        _semi_supervised,
+        small_semi_supervised,
     ),
-    ("MFNClassifier", MFNClassifier, _classification),
-    ("TSVMClassifier", partial(TSVMClassifier, unlabeled_value=-1), _semi_supervised),
-    ("MFAClassifier", partial(MFAClassifier, unlabeled_value=-1), _semi_supervised),
+    ("MFNClassifier", MFNClassifier, small_binary),
+    ("TSVMClassifier", partial(TSVMClassifier, unlabeled_value=-1), small_semi_supervised),
+    ("MFAClassifier", partial(MFAClassifier, unlabeled_value=-1), small_semi_supervised),
     ("LPSVR", LPSVR, lambda: make_noisy_sinc(400, noise=0.1, random_state=2)),
-    ("LPSVC", LPSVC, _classification),
+    ("LPSVC", LPSVC, small_binary),
 ]
 
 

@@ -13,6 +13,7 @@ from sklearn.svm import SVC
 
 from aesvm import AESVC, clear_representative_cache, representative_cache_info
 from aesvm._classes import AUTO_EPSILON, MIN_REDUCE_SAMPLES
+from svmcore.testing import ticking_clock
 
 
 def blobs(n=240, seed=0):
@@ -285,3 +286,51 @@ def test_unreducible_data_fall_back_after_the_probe():
     assert clf.derive_time_ > 0.0
     assert clf.fallback_ and clf.n_representatives_ == n
     np.testing.assert_array_equal(clf.beta_, 1.0)
+
+
+def test_time_limit_keeps_unprocessed_groups_and_trains_a_valid_model(monkeypatch):
+    # issue 19, budgets: DeriveRS checks the deadline between batches of groups; the
+    # groups left keep every sample (beta = weight), the SVM is trained on that set
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(1200, 2))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    params = dict(C=10.0, gamma=0.5, epsilon=1e-3, fallback_fraction=None, group_size=40)
+    params.update(subset_size=200, reuse_representatives=False, n_jobs=1)
+    full = AESVC(**params).fit(X, y)
+    assert full.converged_ and full.n_unprocessed_groups_ == 0
+    # readings: the budget's start (0 s), then one per batch of 2 groups; the deadline
+    # (2.5 s) passes at the third batch, so two batches (4 groups) are reduced
+    monkeypatch.setattr("aesvm._classes._clock", ticking_clock())
+    with pytest.warns(ConvergenceWarning, match="time_limit=2.5"):
+        cut = AESVC(**params, time_limit=2.5).fit(X, y)
+    assert not cut.converged_
+    n_groups = cut.history_[0]["n_groups"]
+    assert cut.n_unprocessed_groups_ == n_groups - 4 > 0
+    assert full.n_representatives_ < cut.n_representatives_ < X.shape[0]
+    # betas sum to the class sizes, every row is either reduced or its own representative
+    for c in (0, 1):
+        assert np.isclose(cut.beta_[y[cut.representative_indices_] == c].sum(), (y == c).sum())
+    reduced_away = np.setdiff1d(np.arange(X.shape[0]), cut.representative_indices_)
+    assert np.isin(
+        reduced_away, np.setdiff1d(np.arange(X.shape[0]), full.representative_indices_)
+    ).all()
+    assert cut.score(X, y) >= max(np.mean(y), 1 - np.mean(y))
+    assert cut.score(X, y) > 0.95
+    # a set cut short is not cached: a later fit without a limit derives the full set
+    reused = AESVC(**{**params, "reuse_representatives": True}, time_limit=2.5)
+    monkeypatch.setattr("aesvm._classes._clock", ticking_clock())
+    with pytest.warns(ConvergenceWarning):
+        reused.fit(X, y)
+    monkeypatch.undo()
+    again = AESVC(**{**params, "reuse_representatives": True}).fit(X, y)
+    assert not again.representatives_reused_ and again.converged_
+
+
+def test_max_iter_stops_libsvm_with_converged_false():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(300, 2))
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.warns(ConvergenceWarning, match="max_iter"):
+        clf = AESVC(C=10.0, gamma=0.5, max_iter=2).fit(X, y)
+    assert not clf.converged_
+    assert np.all(np.isfinite(clf.dual_coef_))

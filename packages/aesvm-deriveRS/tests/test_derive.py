@@ -308,3 +308,25 @@ def test_no_reads_of_uninitialized_memory(monkeypatch):
     np.testing.assert_array_equal(rs.indices, ref.indices)
     np.testing.assert_allclose(rs.beta, ref.beta, rtol=0, atol=1e-12)
     assert rs.n_representatives < X.shape[0]
+
+
+def test_expired_budget_keeps_every_unprocessed_sample():
+    # issue 19: no DeriveAE batch starts after the deadline; a group not processed keeps
+    # its samples as their own representatives (unit Gamma rows, beta = sample weight)
+    from svmcore.solvers import TimeBudget
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(300, 2))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    w = rng.uniform(0.5, 2.0, size=300)
+    kw = dict(gamma=0.5, subset_size=100, group_size=50, tol=1e-3, sample_weight=w, n_jobs=1)
+    budget = TimeBudget(1.0, clock=lambda: 0.0)
+    budget.exhausted = True  # expired before the first batch
+    rs = derive_rs(X, y, budget=budget, **kw)
+    assert rs.n_unprocessed == rs.n_groups
+    np.testing.assert_array_equal(np.sort(rs.indices), np.arange(300))
+    np.testing.assert_allclose(rs.beta, w[rs.indices])
+    np.testing.assert_array_equal(rs.gamma[rs.indices].toarray(), np.eye(300))
+    assert np.all(rs.residuals == 0)
+    full = derive_rs(X, y, **kw)
+    assert full.n_unprocessed == 0 and full.n_representatives < 300

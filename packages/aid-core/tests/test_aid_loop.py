@@ -170,15 +170,16 @@ def test_time_limit_stop():
 
 def test_time_limit_reads_the_given_clock():
     # One second per reading: 0 and 1 around the initial clustering, 2 the loop's start,
-    # then two per iteration (its start and end), so iteration t ends 2(t + 1) s after the
-    # loop's start and the limit of 3.5 s stops the run after the second one.
+    # then two per iteration (its start and end), so iteration t ends 2(t + 2) s after the
+    # run's start (the limit counts the initial clustering, issue 19) and the limit of
+    # 5.5 s stops the run after the second one.
     ticks = iter(range(100))
     X, y, _ = _data(n=1000, seed=6)
     res = run_aid(
         MedianProblem(),
         as_data_source(X, y),
         gap_tol=0.0,
-        time_limit=3.5,
+        time_limit=5.5,
         random_state=0,
         clock=lambda: float(next(ticks)),
     )

@@ -3,6 +3,7 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import QuantileRegressor
 
 from aid_models import AIDLADRegressor, lad_interior_point, lad_lp, lad_lp_sifting
@@ -159,6 +160,25 @@ def test_propositions_1_and_2_at_every_iteration(seed):
     # Clusters only grow: each violating cluster splits in two.
     K = h.column("n_clusters")
     np.testing.assert_array_equal(K[1:], K[:-1] + h.column("n_split")[:-1])
+
+
+@pytest.mark.parametrize(
+    ("budget", "match"), [({"max_iter": 1}, "max_iter=1 "), ({"time_limit": 1e-9}, "time_limit=")]
+)
+def test_budgets_stop_with_converged_false_and_a_warning(budget, match):
+    # issue 19: a budget stop is a ConvergenceWarning naming it, converged_ False, and
+    # the best solution found, with its certified bound (after one aggregated LP on 6
+    # clusters that solution can be far from the optimum: budgets bound time, not quality)
+    X, y = make_lad_set_a(3000, 6, random_state=3)
+    with pytest.warns(ConvergenceWarning, match=match):
+        est = AIDLADRegressor(gap_tol=0.0, initial_aggregation_rate=0.002, random_state=3, **budget)
+        est.fit(X, y)
+    assert not est.converged_ and est.n_iter_ == 1
+    assert est.stop_reason_ == next(iter(budget))
+    assert est.objective_ == pytest.approx(_objective(est, X, y), rel=1e-9)
+    assert est.lower_bound_ <= est.objective_ and 0 < est.optimality_gap_ <= 1
+    full = AIDLADRegressor(random_state=3).fit(X, y)
+    assert full.converged_ and full.objective_ <= est.objective_
 
 
 def test_sparse_and_float32_input():

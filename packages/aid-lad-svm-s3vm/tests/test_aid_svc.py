@@ -3,6 +3,7 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
 
 from aid_models import AIDSVC, aggregated_dual_bound
@@ -283,13 +284,20 @@ def test_degenerate_data_reaches_the_optimum(n, dup, seed):
 
 def test_budgets_and_callback_stop_early():
     X, y = make_blob_mixture(1500, 4, random_state=9)
-    one = AIDSVC(C=0.1, gap_tol=0.0, max_iter=1, random_state=0).fit(X, y)
-    assert one.stop_reason_ == "max_iter" and one.n_iter_ == 1
+    with pytest.warns(ConvergenceWarning, match="max_iter=1 iterations"):
+        one = AIDSVC(C=0.1, gap_tol=0.0, max_iter=1, random_state=0).fit(X, y)
+    assert one.stop_reason_ == "max_iter" and one.n_iter_ == 1 and not one.converged_
     assert one.optimality_gap_ > 0 and one.lower_bound_ <= one.objective_
-    timed = AIDSVC(C=0.1, gap_tol=0.0, time_limit=1e-9, random_state=0).fit(X, y)
-    assert timed.stop_reason_ == "time_limit" and timed.n_iter_ == 1
+    with pytest.warns(ConvergenceWarning, match="time_limit=1e-09 s"):
+        timed = AIDSVC(C=0.1, gap_tol=0.0, time_limit=1e-9, random_state=0).fit(X, y)
+    assert timed.stop_reason_ == "time_limit" and timed.n_iter_ == 1 and not timed.converged_
+    assert timed.score(X, y) >= max(
+        np.mean(y == timed.classes_[0]), np.mean(y == timed.classes_[1])
+    )
     cb = AIDSVC(C=0.1, gap_tol=0.0, callback=lambda rec: rec["t"] >= 1, random_state=0)
     assert cb.fit(X, y).stop_reason_ == "callback" and cb.n_iter_ == 2
+    full = AIDSVC(C=0.1, random_state=0).fit(X, y)
+    assert full.converged_ and full.stop_reason_ in ("optimal", "gap")
 
 
 @pytest.mark.parametrize("kernel", ["linear", "rbf"])

@@ -1,6 +1,5 @@
 """AIDS3VMClassifier: Prop 5 against brute force on the original data, limits, input checks."""
 
-import itertools
 import warnings
 
 import numpy as np
@@ -12,6 +11,7 @@ from sklearn.svm import SVC
 
 from aid_models import AIDS3VMClassifier
 from svmcore.solvers import SolverLimitWarning
+from svmcore.testing import ticking_clock
 
 
 def _tiny(seed, n_l=12, n_u=8):
@@ -183,12 +183,6 @@ def _hard_instance():
     return X, y
 
 
-def ticking_clock():
-    """One second per reading, whatever the machine's speed (as in lpsvr's tests)."""
-    ticks = itertools.count()
-    return lambda: float(next(ticks))
-
-
 def test_time_limit_per_solve_returns_best_solution_with_gap_and_warning():
     # A limit below SCIP's floor of 1 ms: the root node of these MIQPs alone takes seconds
     # (150 binaries), so every solve stops on its time limit, however fast the machine.
@@ -212,22 +206,24 @@ def test_time_limit_per_solve_returns_best_solution_with_gap_and_warning():
 def test_total_time_limit_stops_the_loop(monkeypatch):
     """The fit, the solves and the AID loop read one clock, here one second per reading.
 
-    The fit reads 0 (deadline 4.5), the loop 1, 2 and 3 (its start); each iteration then
-    reads its start, the solve's remaining time (negative from the first solve on, so SCIP
-    gets its 1 ms floor and stops on its time limit) and its end: 3 s per iteration, so
-    the second one ends 6 s after the loop's start and the run stops there.
+    The fit reads 0 (deadline 4.5), the loop 1 (the run's start), 2 and 3; each
+    iteration then reads its start, the solve's remaining time (negative from the first
+    solve on, so SCIP gets its 1 ms floor and stops on its time limit) and its end. The
+    limit counts the whole run (issue 19; it used to count from the loop's start, 2 s
+    later, so a second iteration ran after the deadline): the first iteration ends 5 s
+    after the run's start and the run stops there.
     """
     monkeypatch.setattr("aid_models._s3vm._clock", ticking_clock())
     X, y = _hard_instance()
     clf = AIDS3VMClassifier(
         unlabeled_value=-1, max_iter=50, min_initial_clusters=150, time_limit=4.5, random_state=0
     )
-    with pytest.warns(SolverLimitWarning, match="stopped on its time limit"):
+    with pytest.warns(SolverLimitWarning, match="stopped on its time_limit=4.5 s"):
         clf.fit(X, y)
-    assert clf.stop_reason_ == "time_limit"
-    assert clf.n_iter_ == 2 < clf.max_iter
-    assert [rec["cum_time"] for rec in clf.history_] == [3.0, 6.0]
-    assert [rec["mip_status"] for rec in clf.history_] == ["timelimit", "timelimit"]
+    assert clf.stop_reason_ == "time_limit" and not clf.converged_
+    assert clf.n_iter_ == 1 < clf.max_iter
+    assert [rec["cum_time"] for rec in clf.history_] == [3.0]
+    assert [rec["mip_status"] for rec in clf.history_] == ["timelimit"]
     assert 0.0 < clf.optimality_gap_ <= 1.0
     assert clf.objective_ == min(rec["E"] for rec in clf.history_)
 
@@ -239,9 +235,9 @@ def test_total_time_limit_on_the_real_clock_stops_after_one_iteration():
     clf = AIDS3VMClassifier(
         unlabeled_value=-1, max_iter=50, min_initial_clusters=150, time_limit=1e-9, random_state=0
     )
-    with pytest.warns(SolverLimitWarning, match="stopped on its time limit"):
+    with pytest.warns(SolverLimitWarning, match="stopped on its time_limit=1e-09 s"):
         clf.fit(X, y)
-    assert clf.stop_reason_ == "time_limit" and clf.n_iter_ == 1
+    assert clf.stop_reason_ == "time_limit" and clf.n_iter_ == 1 and not clf.converged_
     assert clf.history_[0]["mip_status"] == "timelimit"
     assert 0.0 < clf.optimality_gap_ <= 1.0
 

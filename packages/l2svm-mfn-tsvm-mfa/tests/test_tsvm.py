@@ -10,6 +10,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from l2svm_mfn import MFAClassifier, MFNClassifier, TSVMClassifier
 from l2svm_mfn._tsvm import switch_labels
+from svmcore.testing import ticking_clock
 
 
 def test_objective_strictly_decreases_at_every_switch_pass():
@@ -151,17 +152,6 @@ def test_semi_supervised_fit_is_invariant_to_a_huge_feature_scale(make):
     assert (huge.transduction_ == y_true).mean() > 0.9
 
 
-def _ticking_clock(step=1.0):
-    """A clock that advances ``step`` seconds at every reading (deterministic time limits)."""
-    t = [0.0]
-
-    def clock():
-        t[0] += step
-        return t[0]
-
-    return clock
-
-
 @pytest.mark.parametrize("make", [MFNClassifier, TSVMClassifier, MFAClassifier])
 def test_time_limit_stops_the_fit_with_a_warning_and_keeps_a_model(make, monkeypatch):
     # issue 19: every estimator with iterations honours a wall-clock time_limit
@@ -171,10 +161,32 @@ def test_time_limit_stops_the_fit_with_a_warning_and_keeps_a_model(make, monkeyp
     y = y_true if make is MFNClassifier else np.where(np.arange(400) < 30, y_true, -1)
     full = make().fit(X, y)
     assert full.converged_
-    monkeypatch.setattr("l2svm_mfn._base._clock", _ticking_clock())
+    monkeypatch.setattr("l2svm_mfn._base._clock", ticking_clock())
     # each reading of the clock is one second: the deadline passes after a few checks
     with pytest.warns(ConvergenceWarning, match="time_limit=3"):
         stopped = make(time_limit=3.0).fit(X, y)
     assert not stopped.converged_
     assert np.all(np.isfinite(stopped.coef_))
     assert stopped.n_iter_ < full.n_iter_ or len(stopped.history_) < len(full.history_)
+
+
+@pytest.mark.parametrize(
+    ("make", "budget", "match"),
+    [
+        (MFNClassifier, {"max_iter": 1}, "max_iter=1 "),
+        (TSVMClassifier, {"max_iter": 1}, "max_iter=1 "),
+        (MFAClassifier, {"max_outer": 1}, "max_outer=1 "),
+    ],
+)
+def test_iteration_caps_give_converged_false_and_a_warning(make, budget, match):
+    # issue 19: a cap that ends the fit before its stopping conditions is reported like
+    # the time limit (converged_ False, a ConvergenceWarning naming it, a finite model)
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(400, 6))
+    y_true = (X[:, 0] + 0.3 * X[:, 1] > 0).astype(int) + 1
+    y = y_true if make is MFNClassifier else np.where(np.arange(400) < 30, y_true, -1)
+    with pytest.warns(ConvergenceWarning, match=match):
+        capped = make(**budget).fit(X, y)
+    assert not capped.converged_
+    assert np.all(np.isfinite(capped.coef_))
+    assert make().fit(X, y).converged_

@@ -1,6 +1,5 @@
 """LP-SVR: decompositions vs the full LP, KKT of the corrected LP, the paper's flaw, sparseness."""
 
-import itertools
 import warnings
 from functools import partial
 
@@ -23,6 +22,7 @@ from lpsvr._row_column import fit_row_column
 from lpsvr._variable_decomposition import fit_lp_svr
 from svmcore.datasets import load_bundled, make_noisy_sinc
 from svmcore.solvers import InfeasibleError, TimeBudget, solve_lp
+from svmcore.testing import ticking_clock
 
 KERNELS = {
     "rbf": (dict(kernel="rbf", gamma=0.5, degree=3, coef0=0.0), lambda A: rbf_kernel(A, gamma=0.5)),
@@ -466,15 +466,10 @@ DECOMPOSITIONS = ["none", "variables", "full", "row_column"]
 RBF = KERNELS["rbf"][0]
 
 
-def ticking_clock():
-    """One second per reading, whatever the machine's speed.
-
-    With ``TimeBudget(3.5)`` the deadline is at 3.5: the first HiGHS call reads
-    1 (not expired) and 2 (1.5 s left, ample for these LPs), the second reads
-    3 and 4 and finds no time left. So exactly one HiGHS call finishes.
-    """
-    ticks = itertools.count()
-    return lambda: float(next(ticks))
+# svmcore.testing.ticking_clock: one second per reading, whatever the machine's speed.
+# With ``TimeBudget(3.5)`` the deadline is at 3.5: the first HiGHS call reads 1 (not
+# expired) and 2 (1.5 s left, ample for these LPs), the second reads 3 and 4 and finds no
+# time left. So exactly one HiGHS call finishes.
 
 
 def full_objective(X, d, cost, eps, alpha, b):

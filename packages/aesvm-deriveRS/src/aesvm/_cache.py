@@ -37,13 +37,15 @@ class Derived(NamedTuple):
 
     ``indices`` and ``beta`` as in :class:`RepresentativeSet`; ``fallback`` when every row
     is kept (DeriveRS skipped or stopped by its probe); ``n_groups`` DeriveRS's groups
-    (None when it did not finish).
+    (None when it did not finish); ``n_unprocessed`` the groups a time budget left
+    unreduced (every sample kept; such a set is never cached).
     """
 
     indices: np.ndarray
     beta: np.ndarray
     fallback: bool
     n_groups: int | None
+    n_unprocessed: int = 0
 
 
 def _digest(*arrays):
@@ -113,7 +115,7 @@ class RepresentativeCache:
 CACHE = RepresentativeCache()
 
 
-def cached_representatives(X, y, sample_weight, params, *, reuse, skip, n_jobs):
+def cached_representatives(X, y, sample_weight, params, *, reuse, skip, n_jobs, budget=None):
     """The representative set of in-memory data, looked up in :data:`CACHE` first.
 
     Parameters
@@ -128,6 +130,8 @@ def cached_representatives(X, y, sample_weight, params, *, reuse, skip, n_jobs):
         Not to run DeriveRS at all: every row is a representative.
     n_jobs : int or None
         DeriveRS's threads.
+    budget : svmcore.solvers.TimeBudget or None, default=None
+        The fit's deadline, checked by DeriveRS between batches of groups.
 
     Returns
     -------
@@ -147,11 +151,15 @@ def cached_representatives(X, y, sample_weight, params, *, reuse, skip, n_jobs):
     if skip:
         return everything, False, 0.0
     start = time.perf_counter()
-    rs = derive_rs(X, y, sample_weight=sample_weight, n_jobs=n_jobs, **params)
+    rs = derive_rs(X, y, sample_weight=sample_weight, n_jobs=n_jobs, budget=budget, **params)
     elapsed = time.perf_counter() - start
     # Not reducible (rs None): every sample, weighted by its sample weight.
-    result = everything if rs is None else Derived(rs.indices, rs.beta, False, rs.n_groups)
-    CACHE.put(key, result)
+    if rs is None:
+        result = everything
+    else:
+        result = Derived(rs.indices, rs.beta, False, rs.n_groups, rs.n_unprocessed)
+    if result.n_unprocessed == 0:  # a set cut short by a deadline is not the set
+        CACHE.put(key, result)
     return result, False, elapsed
 
 

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import itertools
 import time
+import warnings
 from numbers import Integral, Real
 from typing import Self
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
 
 from svmcore.chunked import is_dask_collection
 from svmcore.kernels import kernel_diag, kernel_matvec, resolve_gamma
 from svmcore.reporting import History, TablePrinter
-from svmcore.solvers import fit_weighted_svm
+from svmcore.solvers import TimeBudget, fit_weighted_svm
 from svmcore.typing import ArrayLike, DaskArray, MatrixLike, RandomStateLike
 from svmcore.validation import (
     Interval,
@@ -31,6 +33,9 @@ from ._derive import _check_derive_params
 from ._report import AESVC_TABLE
 
 __all__ = ["AESVC"]
+
+#: Seconds as a float for ``time_limit``; tests replace it with a deterministic clock.
+_clock = time.perf_counter
 
 #: ``epsilon="auto"``: epsilon relative to the mean k(x, x): the paper's 1e-3 for ``rbf``
 #: (larger values cost accuracy on data of low intrinsic dimension; README "Defaults").
@@ -79,7 +84,23 @@ class AESVC(ClassifierMixin, BaseEstimator):
     tol : float, default=1e-3
         Stopping tolerance of the SVM solver (libsvm's).
     max_iter : int, default=None
-        Iteration cap of the SVM solver (None: libsvm's own cap).
+        Iteration cap of the SVM solver (None: libsvm's own cap). A pairwise SVM
+        stopped by it gives ``converged_ = False`` and libsvm's ``ConvergenceWarning``
+        naming ``max_iter``.
+    time_limit : float, default=None
+        Not in the paper. Wall-clock seconds for the whole fit, honoured where the fit
+        can stop: DeriveRS checks the deadline before each batch of groups (a batch in
+        progress finishes). Once it has passed, the groups not yet processed are not
+        reduced: their samples join the representatives derived so far as they are,
+        each with its sample weight (1 without weights) as beta, and the SVM is trained
+        on that set - a valid, feasible AESVM model of every sample, only less reduced
+        (the betas still sum to the class sizes). ``converged_`` is then False and a
+        ``ConvergenceWarning`` names the time limit. libsvm's final solve cannot be
+        interrupted, so the fit may end after the deadline by the time of that SVM
+        (bounded by ``max_iter``); a fit whose DeriveRS finished in time is the full
+        model whatever the SVM takes. Without DeriveRS (``fallback_``, a cached
+        representative set) it bounds nothing. Not applied on Dask input (DeriveRS runs
+        on the workers there).
     cache_size : float, default=200.0
         Kernel cache of libsvm in MB.
     compute_objective : bool, default=False
@@ -145,6 +166,11 @@ class AESVC(ClassifierMixin, BaseEstimator):
         ``compute_objective=True``.
     n_iter_ : ndarray of shape (n_classes * (n_classes - 1) / 2,)
         libsvm iterations per pairwise problem.
+    converged_ : bool
+        False when ``time_limit`` left DeriveRS groups unprocessed or a pairwise SVM
+        stopped at ``max_iter``.
+    n_unprocessed_groups_ : int
+        DeriveRS groups the time limit left unreduced (0 when DeriveRS finished).
     representatives_reused_ : bool
         Whether the representative set came from the cache.
     derive_time_ : float
@@ -241,6 +267,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         "segregation": [StrOptions({"fls1", "fls2"})],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "max_iter": [None, Interval(Integral, 1, None, closed="left")],
+        "time_limit": [None, Interval(Real, 0.0, None, closed="neither")],
         "cache_size": [Interval(Real, 0.0, None, closed="neither")],
         "compute_objective": ["boolean"],
         "decision_function_shape": [StrOptions({"ovr", "ovo"})],
@@ -265,6 +292,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         segregation: str = "fls2",
         tol: float = 1e-3,
         max_iter: int | None = None,
+        time_limit: float | None = None,
         cache_size: float = 200.0,
         compute_objective: bool = False,
         decision_function_shape: str = "ovr",
@@ -285,6 +313,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         self.segregation = segregation
         self.tol = tol
         self.max_iter = max_iter
+        self.time_limit = time_limit
         self.cache_size = cache_size
         self.compute_objective = compute_objective
         self.decision_function_shape = decision_function_shape
@@ -358,6 +387,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         """
         if is_dask_collection(X):
             return fit_dask(self, X, y, sample_weight)
+        budget = TimeBudget(self.time_limit, clock=_clock)
         X, y = validate_data(
             self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order="C"
         )
@@ -375,21 +405,36 @@ class AESVC(ClassifierMixin, BaseEstimator):
             reuse=self.reuse_representatives,
             skip=self._skips_derive(X.shape[0]),
             n_jobs=self.n_jobs,
+            budget=budget,
         )
         rep, beta, fallback = result.indices, result.beta, result.fallback
         X_rep = X if fallback else X[rep]
         derive = {"n_samples": X.shape[0], "n_groups": result.n_groups}
-        return self._fit_representatives(X_rep, rep, y_enc[rep], beta, fallback, derive)
+        return self._fit_representatives(
+            X_rep, rep, y_enc[rep], beta, fallback, derive, result.n_unprocessed
+        )
 
-    def _fit_representatives(self, X_rep, rep, rep_labels, beta, fallback, derive=None):
+    def _fit_representatives(
+        self, X_rep, rep, rep_labels, beta, fallback, derive=None, n_unprocessed=0
+    ):
         """Train the pairwise weighted SVMs on the representatives and set the model.
 
         ``X_rep`` holds the rows ``rep`` of the training data (in that order), with
         labels ``rep_labels`` (indices into ``classes_``) and weights ``beta``; both the
         in-memory and the Dask path end here, after setting ``derive_time_`` and
         ``representatives_reused_``. ``derive``: ``n_samples`` and ``n_groups`` of the
-        DeriveRS record of ``history_`` (None: unknown).
+        DeriveRS record of ``history_`` (None: unknown). ``n_unprocessed``: the DeriveRS
+        groups ``time_limit`` left unreduced.
         """
+        if n_unprocessed:
+            warnings.warn(
+                f"AESVC: DeriveRS stopped on time_limit={self.time_limit} s with "
+                f"{n_unprocessed} groups unprocessed; their samples are kept as they are "
+                f"({rep.size} representatives), so the SVM solves a less reduced problem "
+                "(a valid model; converged_ = False).",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
         show = TablePrinter(AESVC_TABLE, enabled=bool(self.verbose))
         self.history_ = History(table=AESVC_TABLE)
         record = {
@@ -411,7 +456,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         start = time.perf_counter()
         pairs = list(itertools.combinations(range(self.classes_.size), 2))
         coefs = np.zeros((len(pairs), rep.size))
-        intercepts, objectives, n_iters = [], [], []
+        intercepts, objectives, n_iters, converged = [], [], [], []
         for k, (i, j) in enumerate(pairs):
             pair_start = time.perf_counter()
             mask = (rep_labels == i) | (rep_labels == j)
@@ -433,6 +478,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
             intercepts.append(res.intercept)
             objectives.append(res.objective)
             n_iters.append(res.n_iter)
+            converged.append(res.converged)
             record = {
                 "phase": "svm",
                 "pair": tuple(self.classes_[[i, j]].tolist()),
@@ -453,6 +499,8 @@ class AESVC(ClassifierMixin, BaseEstimator):
         self.intercept_ = np.asarray(intercepts)
         self.objective_ = np.asarray(objectives)
         self.n_iter_ = np.asarray(n_iters, dtype=np.int64)
+        self.n_unprocessed_groups_ = int(n_unprocessed)
+        self.converged_ = n_unprocessed == 0 and all(converged)
         return self
 
     def __sklearn_tags__(self):

@@ -10,6 +10,7 @@ import scipy.sparse as sp
 
 from svmcore import effective_n_threads, numba_threads, thread_map
 from svmcore.kernels import check_kernel_params, gram, kernel_diag, kernel_distances, resolve_gamma
+from svmcore.solvers import TimeBudget
 from svmcore.typing import ArrayLike, MatrixLike, RandomStateLike
 from svmcore.validation import (
     check_float_array,
@@ -58,6 +59,10 @@ class RepresentativeSet:
     n_repairs : int
         Samples made representative in step 6 because CheckPoint against the final
         :math:`X^*_{q_r}` exceeded ``tol`` (see Notes of :func:`derive_rs`).
+    n_unprocessed : int, default=0
+        Groups that DeriveAE did not process because ``budget`` expired: every sample
+        of such a group is its own representative (a unit row of :math:`\\Gamma`, beta
+        its sample weight), so the set is valid but not reduced there.
 
     See Also
     --------
@@ -72,6 +77,7 @@ class RepresentativeSet:
     groups: np.ndarray
     n_groups: int
     n_repairs: int
+    n_unprocessed: int = 0
 
     @property
     def n_representatives(self) -> int:
@@ -196,6 +202,7 @@ def derive_rs(
     random_state: RandomStateLike = None,
     n_jobs: int | None = None,
     abort_fraction: float | None = None,
+    budget: TimeBudget | None = None,
 ) -> RepresentativeSet | None:
     """Representative set of approximate extreme points (DeriveRS, sec. 4.4).
 
@@ -239,6 +246,12 @@ def derive_rs(
         representatives, the data are not reducible at this ``tol`` and ``None`` is
         returned at once (the caller trains on all samples instead). Otherwise the probe
         groups' results are kept and the output is the same as without it.
+    budget : svmcore.solvers.TimeBudget or None, default=None
+        Not in the paper. Checked before each batch of groups (a batch in progress is
+        not interrupted); once it has expired, the remaining groups are not processed
+        and each of their samples is kept as its own representative with its sample
+        weight (``n_unprocessed`` counts those groups). The result is still a valid
+        representative set of every sample, only less reduced.
 
     Returns
     -------
@@ -314,7 +327,7 @@ def derive_rs(
                 subsets = fls2(X, members, subset_size, kp)
             for subset in subsets:
                 groups += sls(X, subset, group_size, sq_norms, kp)
-        return _derive_groups(X, y, sw, groups, kp, tol, n_jobs, abort_fraction)
+        return _derive_groups(X, y, sw, groups, kp, tol, n_jobs, abort_fraction, budget)
 
 
 def _derive_group(G, sizes, settings, gamma_out, resid, rep, b):
@@ -335,11 +348,13 @@ def _probe_order(n_groups, batch):
     return np.concatenate([probes, np.setdiff1d(np.arange(n_groups), probes)])
 
 
-def _derive_groups(X, y, sw, groups, kp, tol, n_jobs, abort_fraction=None):
+def _derive_groups(X, y, sw, groups, kp, tol, n_jobs, abort_fraction=None, budget=None):
     """DeriveAE on every group, a batch of groups at a time in parallel; assemble the set.
 
     With ``abort_fraction``, the first batch is a probe (see :func:`_probe_order`) and
     ``None`` is returned when its fraction of representatives exceeds ``abort_fraction``.
+    With ``budget``, no batch starts after it has expired; the groups left keep every
+    sample (:func:`_unprocessed`).
     """
     threads = effective_n_threads(n_jobs)
     batch = 2 * threads
@@ -357,6 +372,10 @@ def _derive_groups(X, y, sw, groups, kp, tol, n_jobs, abort_fraction=None):
     n_repairs = 0
     for start, stop in zip(bounds, [*bounds[1:], len(groups)], strict=True):
         ids = order[start:stop]
+        if budget is not None and budget.expired():
+            for gi in order[start:]:
+                results[gi] = _unprocessed(groups[gi].size)
+            return _assemble(X, y, sw, groups, results, n_repairs, len(order) - start)
         chunk = [groups[i] for i in ids]
         width = max(g.size for g in chunk)
         # Only the leading size x size block of each slice is read (derive_ae also
@@ -390,7 +409,13 @@ def _derive_groups(X, y, sw, groups, kp, tol, n_jobs, abort_fraction=None):
     return _assemble(X, y, sw, groups, results, n_repairs)
 
 
-def _assemble(X, y, sw, groups, results, n_repairs):
+def _unprocessed(size):
+    """A group's result without DeriveAE: every sample its own representative (the
+    Gamma block, the identity, is None: no V x V array per group left)."""
+    return np.arange(size), None, np.zeros(size)
+
+
+def _assemble(X, y, sw, groups, results, n_repairs, n_unprocessed=0):
     """The representative set from each group's (local representatives, Gamma block,
     residuals), in the paper's order (group by group)."""
     n = X.shape[0]
@@ -400,12 +425,17 @@ def _assemble(X, y, sw, groups, results, n_repairs):
     group_of = np.empty(n, dtype=np.intp)
     n_reps = 0
     for gi, (g, (local, block, resid)) in enumerate(zip(groups, results, strict=True)):
-        rows, cols = np.nonzero(block)
+        if block is None:  # unprocessed: the identity
+            rows = cols = local
+            g_vals.append(np.ones(local.size))
+            rep_beta.append(sw[g])
+        else:
+            rows, cols = np.nonzero(block)
+            g_vals.append(block[rows, cols])
+            rep_beta.append(sw[g] @ block)
         g_rows.append(g[rows])
         g_cols.append(cols + n_reps)
-        g_vals.append(block[rows, cols])
         rep_rows.append(g[local])
-        rep_beta.append(sw[g] @ block)
         residuals[g] = resid
         group_of[g] = gi
         n_reps += local.size
@@ -423,4 +453,5 @@ def _assemble(X, y, sw, groups, results, n_repairs):
         groups=group_of,
         n_groups=len(groups),
         n_repairs=n_repairs,
+        n_unprocessed=n_unprocessed,
     )

@@ -126,8 +126,9 @@ def run_aid(
     max_iter : int, default=100
         Maximum number of aggregated problems solved.
     time_limit : float or None, default=None
-        Wall-clock budget in seconds for the loop, checked after each iteration (an
-        aggregated solve in progress is not interrupted).
+        Wall-clock budget in seconds for the run, the initial clustering included,
+        checked after each iteration (an aggregated solve in progress is not
+        interrupted).
     certificate_rtol : float, default=1e-7
         Relative round-off allowed when checking F^t <= E^t and F^t >= F^{t-1}; a larger
         violation triggers a re-solve (``problem.max_attempts``) and then a
@@ -239,7 +240,7 @@ def run_aid(
                 stop_reason = "callback"
             elif t + 1 >= max_iter:
                 stop_reason = "max_iter"
-            elif time_limit is not None and now - loop_start >= time_limit:
+            elif time_limit is not None and now - start >= time_limit:
                 stop_reason = "time_limit"
             if stop_reason is not None:
                 break

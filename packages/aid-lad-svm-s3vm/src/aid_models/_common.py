@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
 from aid_core import run_aid
 from svmcore.chunked import check_dask_data, gather_vector, map_predict, select_rows
@@ -77,11 +79,36 @@ def sample_rows(n_samples, size, rng):
     return np.sort(rng.choice(n_samples, size=size, replace=False))
 
 
-def store_run(estimator, result, n_samples):
-    """Copy an :class:`aid_core.AIDResult` into the estimator's fitted attributes."""
+#: The stop reasons at which AID has converged (the optimality condition or gap_tol).
+CONVERGED = ("optimal", "gap")
+
+
+def store_run(estimator, result, n_samples, *, warn_budget=True):
+    """Copy an :class:`aid_core.AIDResult` into the estimator's fitted attributes.
+
+    ``converged_`` is whether the run ended by the optimality condition or ``gap_tol``.
+    A run ended by ``max_iter`` or ``time_limit`` warns (ConvergenceWarning naming the
+    budget) unless ``warn_budget`` is False (the caller warns itself).
+    """
+    reason = result.stop_reason
+    if warn_budget and reason in ("max_iter", "time_limit"):
+        budget = (
+            f"max_iter={estimator.max_iter} iterations"
+            if reason == "max_iter"
+            else f"time_limit={estimator.time_limit} s"
+        )
+        warnings.warn(
+            f"{type(estimator).__name__} stopped on its {budget} before the optimality "
+            f"condition or gap_tol held (certified gap {result.gap:.3g}); the model is "
+            "the best solution found (converged_ = False, stop_reason_ = "
+            f"{reason!r}).",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+    estimator.converged_ = reason in CONVERGED
     estimator.history_ = result.history
     estimator.n_iter_ = result.n_iter
-    estimator.stop_reason_ = result.stop_reason
+    estimator.stop_reason_ = reason
     estimator.objective_ = float(result.evaluation.objective)
     estimator.lower_bound_ = float(result.lower_bound)
     estimator.optimality_gap_ = float(result.gap)

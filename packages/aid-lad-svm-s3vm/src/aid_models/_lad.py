@@ -210,7 +210,9 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
     max_iter : int, default=100
         Maximum number of aggregated LPs.
     time_limit : float or None, default=None
-        Wall-clock seconds for the AID loop, checked between iterations.
+        Wall-clock seconds for the whole run (from the initial clustering), checked
+        between iterations (an aggregated solve in progress finishes). On expiry the best
+        solution is kept with a ``ConvergenceWarning`` and ``converged_ = False``.
     lp_method : {"auto", "fn", "sift", "warm", "ipm", "simplex", "choose"}, default="auto"
         Solver of the aggregated dual LP. "fn" (= "auto"): the paper's choice, a
         Frisch-Newton primal-dual interior point (:func:`lad_interior_point`, NumPy and
@@ -246,6 +248,11 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
     stop_reason_ : str
         "optimal", "gap", "max_iter", "time_limit", "callback" or "stalled" (see
         :data:`aid_core.STOP_REASONS`).
+    converged_ : bool
+        Whether the run stopped by the optimality condition or ``gap_tol``
+        (``stop_reason_`` "optimal" or "gap"). A stop at ``max_iter`` or ``time_limit``
+        keeps the best solution found, sets False and warns (``ConvergenceWarning``
+        naming the budget).
     history_ : aid_core.AIDHistory
         Per-iteration records (t, r^t, F^t, E^t, E_best, gap, times, ...).
     n_iter_ : int

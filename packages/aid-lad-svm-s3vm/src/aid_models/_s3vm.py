@@ -88,7 +88,9 @@ class AIDS3VMClassifier(SemiSupervisedScoreMixin, ClassifierMixin, BaseEstimator
         setting; 5 = AID5; larger values run towards the optimality condition).
     time_limit : float or None, default=None
         Seconds for the whole run: every solve is limited to what remains, and no new
-        iteration starts after it. On expiry the best solution is returned with a warning.
+        iteration starts after it. On expiry the best solution is returned with a
+        ``SolverLimitWarning`` (a ``ConvergenceWarning``) naming ``time_limit`` and
+        ``converged_ = False``.
     time_limit_per_solve : float or None, default=None
         Seconds for each MIQP solve (SCIP returns its best solution and gap on expiry).
     mip_gap : float, default=1e-6
@@ -123,6 +125,10 @@ class AIDS3VMClassifier(SemiSupervisedScoreMixin, ClassifierMixin, BaseEstimator
     stop_reason_ : str
         ``"optimal"`` (the condition of Prop 5 holds), ``"gap"`` (``objective_`` equals
         the lower bound), ``"max_iter"``, ``"time_limit"`` or ``"callback"``.
+    converged_ : bool
+        Whether the run stopped by Prop 5 or a zero gap (``stop_reason_`` "optimal" or
+        "gap"). A stop at ``max_iter`` is the paper's AID1/AID5 design, so it gives
+        ``converged_ = False`` without a warning; a stop at ``time_limit`` warns.
     history_ : aid_core.AIDHistory
         One record per iteration (t, |K^t|, r^t, F^t, bound, E^t, E_best, gap, times,
         labeled training rate, MIP gap, status, nodes, time and big-M of the solve).
@@ -292,14 +298,14 @@ class AIDS3VMClassifier(SemiSupervisedScoreMixin, ClassifierMixin, BaseEstimator
         d = lemma1_labels(scores)
         self.transduction_ = np.where(unlabeled, classes[(d > 0).astype(int)], y)
         # Prop 5 is not a certificate (see Notes): optimality_gap_ is the certified gap.
-        store_run(self, result, X.shape[0])
+        store_run(self, result, X.shape[0], warn_budget=False)
         # one MIQP per iteration (max_attempts = 1): the history records each one
         self.mip_gaps_ = np.array([rec["mip_gap"] for rec in self.history_])
         unproven = [rec["mip_status"] for rec in self.history_ if not rec["mip_proven"]]
         if unproven or result.stop_reason == "time_limit":
             reasons = []
             if result.stop_reason == "time_limit":
-                reasons.append("the run stopped on its time limit")
+                reasons.append(f"the run stopped on its time_limit={self.time_limit} s")
             if unproven:
                 reasons.append(
                     f"{len(unproven)} of {len(self.history_)} aggregated solves were not "

@@ -177,7 +177,9 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
     max_iter : int, default=100
         Maximum number of aggregated problems.
     time_limit : float or None, default=None
-        Wall-clock seconds for the AID loop, checked between iterations.
+        Wall-clock seconds for the whole run (from the initial clustering), checked
+        between iterations (an aggregated solve in progress finishes). On expiry the best
+        solution is kept with a ``ConvergenceWarning`` and ``converged_ = False``.
     block_size : int or None, default=None
         Linear kernel: evaluate and re-aggregate over row blocks of this size.
     verbose : int, default=0
@@ -213,6 +215,11 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
     stop_reason_ : str
         "optimal", "gap", "max_iter", "time_limit", "callback" or "stalled" (see
         :data:`aid_core.STOP_REASONS`).
+    converged_ : bool
+        Whether the run stopped by the optimality condition or ``gap_tol``
+        (``stop_reason_`` "optimal" or "gap"). A stop at ``max_iter`` or ``time_limit``
+        keeps the best solution found, sets False and warns (``ConvergenceWarning``
+        naming the budget).
     solver_ : str
         The aggregated-problem solver used (what "auto" chose).
     history_ : aid_core.AIDHistory

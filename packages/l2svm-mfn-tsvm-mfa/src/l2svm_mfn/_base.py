@@ -57,9 +57,13 @@ class LinearSVMLinMixin(ClassifierMixin, BaseEstimator):
         """The fit's time budget (``time_limit`` seconds from now; None: no limit)."""
         return TimeBudget(self.time_limit, clock=_clock)
 
-    def _warn_if_stopped(self, budget):
-        """``converged_`` and a ConvergenceWarning naming the time limit when it stopped the fit."""
-        self.converged_ = not budget.exhausted
+    def _warn_if_stopped(self, budget, converged=True):
+        """``converged_`` and a ConvergenceWarning naming the time limit when it stopped the fit.
+
+        ``converged``: whether the fit met its own stopping conditions (False when an
+        iteration cap stopped it; the caller has warned about that cap).
+        """
+        self.converged_ = bool(converged) and not budget.exhausted
         if budget.exhausted:
             warnings.warn(
                 f"{type(self).__name__} stopped on its time_limit={self.time_limit} s before "

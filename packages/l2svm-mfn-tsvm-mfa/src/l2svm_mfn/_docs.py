@@ -23,7 +23,10 @@ DOCS: dict[str, str] = {
             Numba threads.""",
     "converged_": """\
         converged_ : bool
-            False when ``time_limit`` stopped the fit.""",
+            False when ``time_limit`` stopped the fit or an iteration cap ended it
+            before its stopping conditions (``max_iter`` Newton iterations of an
+            L2-SVM-MFN solve; for MFA also ``max_outer`` temperatures), each with a
+            ``ConvergenceWarning`` naming the budget.""",
     "binary_classes_": """\
         classes_ : ndarray of shape (2,)
             The two class labels.""",

@@ -47,6 +47,9 @@ class MFAResult(NamedTuple):
         One record per inner iteration: ``T``, ``outer``, ``inner``, ``kl``,
         ``objective``, ``mfn_iter``, ``p_newton``, ``p_bisect``, ``p_residual``,
         ``time`` (seconds since the call started).
+    converged : bool
+        Whether the annealing ended on its entropy criterion (False when ``max_outer``
+        temperatures or the budget ended it first).
     """
 
     w: np.ndarray
@@ -55,6 +58,7 @@ class MFAResult(NamedTuple):
     objective: float
     n_iter: int
     history: list
+    converged: bool = True
 
 
 def optimize_p(outputs_u, lam_u, T, r, *, tol=1e-10, max_iter=500):
@@ -355,4 +359,5 @@ def mean_field_annealing(
             )
         h = _entropy(p)
         T = T / temperature_factor
-    return MFAResult(best_w, best_o, p, best_F, n_iter, log.records)
+    converged = h <= n_u * epsilon and not expired()
+    return MFAResult(best_w, best_o, p, best_F, n_iter, log.records, converged)

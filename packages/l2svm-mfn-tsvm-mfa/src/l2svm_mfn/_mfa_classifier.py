@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
 from svmcore.docstrings import fill_doc
 from svmcore.validation import (
@@ -229,4 +231,13 @@ class MFAClassifier(_SemiSupervisedMixin):
         )
         self.beliefs_ = res.p
         labels = np.where(labeled, ys, np.where(res.outputs > 0, 1.0, -1.0))
-        return res.w, labels, res.objective, res.history, res.n_iter
+        if not res.converged and not budget.exhausted:
+            warnings.warn(
+                f"MFA stopped after max_outer={self.max_outer} temperatures before the mean "
+                f"entropy of the beliefs fell below anneal_tol={self.anneal_tol}; the model "
+                "is the best iterate on the path (converged_ = False). Increase max_outer "
+                "or temperature_factor.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        return res.w, labels, res.objective, res.history, res.n_iter, res.converged

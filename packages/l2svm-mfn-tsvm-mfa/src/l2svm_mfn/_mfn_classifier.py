@@ -236,7 +236,7 @@ class MFNClassifier(LinearSVMLinMixin):
             and np.array_equal(getattr(self, "classes_", np.empty(0)), classes)
         ):
             old = np.hstack([np.ldexp(self.coef_, scale_exp), self.intercept_[:, None]])
-        coefs, objectives, n_iters, n_cg = [], [], [], 0
+        coefs, objectives, n_iters, n_cg, converged = [], [], [], 0, True
         history = History(table=MFN_TABLE)
         show = TablePrinter(MFN_TABLE, enabled=bool(self.verbose))
         budget = self._budget()
@@ -265,6 +265,7 @@ class MFNClassifier(LinearSVMLinMixin):
                     budget=budget,
                     report=report,
                 )
+                converged = converged and res.converged
                 if not res.converged and not budget.exhausted:
                     warnings.warn(
                         f"L2-SVM-MFN did not meet its optimality conditions within "
@@ -287,5 +288,5 @@ class MFNClassifier(LinearSVMLinMixin):
         self.n_iter_ = max(n_iters)
         self.n_cg_iter_ = n_cg
         self.history_ = history
-        self._warn_if_stopped(budget)
+        self._warn_if_stopped(budget, converged)
         return self

@@ -4,11 +4,13 @@ the transductive fit, a ``score`` on the labeled samples only."""
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 from typing import Self
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
 
 from svmcore import numba_threads
 from svmcore.model_selection import SemiSupervisedScoreMixin
@@ -105,8 +107,17 @@ class _SemiSupervisedMixin(SemiSupervisedScoreMixin, LinearSVMLinMixin):
                 w, labels, history, n_iter = res.w, ys, res.history, res.n_iter
                 objective = tsvm_objective(w, res.outputs, ys, labeled, lam, 0.0, weight)
                 self._set_supervised_extras()
+                converged = res.converged
+                if not converged and not budget.exhausted:
+                    warnings.warn(
+                        f"L2-SVM-MFN did not meet its optimality conditions within "
+                        f"max_iter={self.max_iter} Newton iterations; increase max_iter or "
+                        "cg_max_iter.",
+                        ConvergenceWarning,
+                        stacklevel=3,
+                    )
             else:
-                w, labels, objective, history, n_iter = self._solve(
+                w, labels, objective, history, n_iter, converged = self._solve(
                     X, ys, labeled, lam, r, weight, budget, show
                 )
         self.classes_ = classes
@@ -116,7 +127,7 @@ class _SemiSupervisedMixin(SemiSupervisedScoreMixin, LinearSVMLinMixin):
         self.objective_ = objective
         self.history_ = History(history, table=table)
         self.n_iter_ = n_iter
-        self._warn_if_stopped(budget)
+        self._warn_if_stopped(budget, converged)
         return self
 
     def __sklearn_tags__(self):

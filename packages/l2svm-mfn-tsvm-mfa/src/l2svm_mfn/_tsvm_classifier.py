@@ -211,12 +211,13 @@ class TSVMClassifier(_SemiSupervisedMixin):
             budget=budget,
             report=report,
         )
-        if not budget.exhausted and not all(rec["converged"] for rec in res.history):
+        converged = all(rec["converged"] for rec in res.history)
+        if not budget.exhausted and not converged:
             warnings.warn(
-                "Some L2-SVM-MFN retrainings hit max_iter before meeting their optimality "
-                "conditions; increase max_iter or cg_max_iter.",
+                f"Some L2-SVM-MFN retrainings hit max_iter={self.max_iter} before meeting "
+                "their optimality conditions; increase max_iter or cg_max_iter.",
                 ConvergenceWarning,
                 stacklevel=3,
             )
         self.n_switched_ = res.n_switched
-        return res.w, res.labels, res.objective, res.history, res.n_mfn
+        return res.w, res.labels, res.objective, res.history, res.n_mfn, converged
