@@ -61,7 +61,7 @@ CASES = [
         "MFAClassifier",
         partial(MFAClassifier, unlabeled_value=-1),
         small_semi_supervised,
-        {"max_outer": 1},
+        {"max_iter": 1},
     ),
     (
         "LPSVR",

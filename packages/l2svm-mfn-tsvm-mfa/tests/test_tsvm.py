@@ -175,7 +175,7 @@ def test_time_limit_stops_the_fit_with_a_warning_and_keeps_a_model(make, monkeyp
     [
         (MFNClassifier, {"max_iter": 1}, "max_iter=1 "),
         (TSVMClassifier, {"max_iter": 1}, "max_iter=1 "),
-        (MFAClassifier, {"max_outer": 1}, "max_outer=1 "),
+        (MFAClassifier, {"max_iter": 1}, "max_iter=1 "),
     ],
 )
 def test_iteration_caps_give_converged_false_and_a_warning(make, budget, match):

@@ -25,8 +25,8 @@ DOCS: dict[str, str] = {
         converged_ : bool
             False when ``time_limit`` stopped the fit or an iteration cap ended it
             before its stopping conditions (``max_iter`` Newton iterations of an
-            L2-SVM-MFN solve; for MFA also ``max_outer`` temperatures), each with a
-            ``ConvergenceWarning`` naming the budget.""",
+            L2-SVM-MFN or OPTIMIZE-W solve), each with a ``ConvergenceWarning``
+            naming the budget.""",
     "binary_classes_": """\
         classes_ : ndarray of shape (2,)
             The two class labels.""",

@@ -48,8 +48,9 @@ class MFAResult(NamedTuple):
         ``objective``, ``mfn_iter``, ``p_newton``, ``p_bisect``, ``p_residual``,
         ``time`` (seconds since the call started).
     converged : bool
-        Whether the annealing ended on its entropy criterion (False when ``max_outer``
-        temperatures or the budget ended it first).
+        Whether every OPTIMIZE-W met its optimality conditions within ``max_iter``
+        Newton iterations and the budget did not end the annealing (``max_outer``,
+        SVMlin's ``itermax1``, is the end of the temperature schedule, not a failure).
     """
 
     w: np.ndarray
@@ -308,7 +309,7 @@ def mean_field_annealing(
     r = positive_fraction
     p = np.full(n_u, r)
     h = _entropy(p)
-    w, o, _, _ = optimize_w(
+    w, o, _, converged = optimize_w(
         X, y, labeled, p, lam, lam_u, sample_weight=sample_weight, intercept=intercept, **mfn_params
     )
     best_F = tsvm_objective(w, o, y, labeled, lam, lam_u, sample_weight)
@@ -326,7 +327,7 @@ def mean_field_annealing(
             inner += 1
             q = p
             p, info = optimize_p(o[unl], lam_u, T, r)
-            w, o, mfn_iter, _ = optimize_w(
+            w, o, mfn_iter, solved = optimize_w(
                 X,
                 y,
                 labeled,
@@ -340,6 +341,7 @@ def mean_field_annealing(
                 **mfn_params,
             )
             n_iter += 1
+            converged = converged and solved
             kl = _kl(p, q)
             F = tsvm_objective(w, o, y, labeled, lam, lam_u, sample_weight)
             if F < best_F:
@@ -359,5 +361,5 @@ def mean_field_annealing(
             )
         h = _entropy(p)
         T = T / temperature_factor
-    converged = h <= n_u * epsilon and not expired()
+    converged = converged and not expired()
     return MFAResult(best_w, best_o, p, best_F, n_iter, log.records, converged)

@@ -233,10 +233,9 @@ class MFAClassifier(_SemiSupervisedMixin):
         labels = np.where(labeled, ys, np.where(res.outputs > 0, 1.0, -1.0))
         if not res.converged and not budget.exhausted:
             warnings.warn(
-                f"MFA stopped after max_outer={self.max_outer} temperatures before the mean "
-                f"entropy of the beliefs fell below anneal_tol={self.anneal_tol}; the model "
-                "is the best iterate on the path (converged_ = False). Increase max_outer "
-                "or temperature_factor.",
+                f"Some OPTIMIZE-W solves hit max_iter={self.max_iter} Newton iterations "
+                "before meeting their optimality conditions; the model is the best iterate "
+                "on the path (converged_ = False). Increase max_iter or cg_max_iter.",
                 ConvergenceWarning,
                 stacklevel=3,
             )
