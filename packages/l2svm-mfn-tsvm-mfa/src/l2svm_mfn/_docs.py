@@ -7,7 +7,7 @@ from svmcore.docstrings import SEMI_SUPERVISED
 __all__: list[str] = []
 
 #: Fragments of MFNClassifier, TSVMClassifier and MFAClassifier, with svmcore's
-#: semi-supervised ones.
+#: semi-supervised ones, and of the solvers' results and objectives.
 DOCS: dict[str, str] = {
     **SEMI_SUPERVISED,
     "intercept": """\
@@ -41,6 +41,26 @@ DOCS: dict[str, str] = {
     "semi_beyond_paper": """\
         Beyond the paper: ``preconditioner="jacobi"``, ``regularize_intercept=False`` and
         sample weights (:math:`l` and :math:`u` become total weights).""",
+    "result_w_outputs": """\
+        w : ndarray of shape (dim,)
+            Weights; the last entry is the bias when ``intercept=True``.
+        outputs : ndarray of shape (n_samples,)
+            ``X w`` (bias included) on every row.""",
+    "objective_w_outputs": """\
+        w : ndarray of shape (dim,)
+            Weights (the bias last when the data carry the constant feature).
+        outputs : ndarray of shape (n_samples,)
+            :math:`o = Xw`.""",
+    "objective_cost_lam": """\
+        cost : ndarray of shape (n_samples,)
+            Non-negative costs :math:`c_i`.
+        lam : float or ndarray of shape (dim,)
+            Regularization :math:`\\Lambda` (a scalar or its diagonal).
+
+        Returns
+        -------
+        value : float
+            The objective at ``w``.""",
     "semi_example_data": """\
         >>> rng = np.random.default_rng(0)
         >>> X = np.r_[rng.normal(-2, 1, (50, 2)), rng.normal(2, 1, (50, 2))]

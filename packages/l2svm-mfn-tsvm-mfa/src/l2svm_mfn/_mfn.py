@@ -7,10 +7,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from svmcore.docstrings import fill_doc
 from svmcore.linalg import RowProducts, cgls, jacobi_preconditioner, line_search
 from svmcore.reporting import Recorder
 from svmcore.solvers import TimeBudget
 from svmcore.typing import ArrayLike, MatrixLike
+
+from ._docs import DOCS
 
 __all__ = ["MFNResult", "l2svm_mfn", "squared_hinge_objective"]
 
@@ -22,15 +25,13 @@ SMALL_CG_MAX_ITER = 10
 RELATIVE_STOP = 1e-9
 
 
+@fill_doc(DOCS)
 class MFNResult(NamedTuple):
     """Result of :func:`l2svm_mfn`.
 
     Parameters
     ----------
-    w : ndarray of shape (dim,)
-        Weights; the last entry is the bias when ``intercept=True``.
-    outputs : ndarray of shape (n_samples,)
-        ``X w`` (bias included) on every row.
+    %(result_w_outputs)s
     n_iter : int
         Newton iterations (CGLS calls).
     n_cg_iter : int
@@ -51,6 +52,7 @@ class MFNResult(NamedTuple):
     history: list
 
 
+@fill_doc(DOCS)
 def squared_hinge_objective(
     w: np.ndarray,
     outputs: np.ndarray,
@@ -62,21 +64,10 @@ def squared_hinge_objective(
 
     Parameters
     ----------
-    w : ndarray of shape (dim,)
-        Weights (the bias last when the data carry the constant feature).
-    outputs : ndarray of shape (n_samples,)
-        :math:`o = Xw`.
+    %(objective_w_outputs)s
     y : ndarray of shape (n_samples,)
         Labels in {-1, +1}.
-    cost : ndarray of shape (n_samples,)
-        Non-negative costs :math:`c_i`.
-    lam : float or ndarray of shape (dim,)
-        Regularization :math:`\Lambda` (a scalar or its diagonal).
-
-    Returns
-    -------
-    value : float
-        The objective at ``w``.
+    %(objective_cost_lam)s
     """
     margin = np.maximum(0.0, 1.0 - y * outputs)
     # Sums of products, not ``@``: the BLAS's threaded dot is slow on a loaded machine.

@@ -6,21 +6,22 @@ from typing import NamedTuple
 
 import numpy as np
 
+from svmcore.docstrings import fill_doc
 from svmcore.linalg import cgls
 from svmcore.typing import ArrayLike, MatrixLike
+
+from ._docs import DOCS
 
 __all__ = ["RLSCResult", "least_squares_objective", "rlsc"]
 
 
+@fill_doc(DOCS)
 class RLSCResult(NamedTuple):
     """Result of :func:`rlsc`.
 
     Parameters
     ----------
-    w : ndarray of shape (dim,)
-        Weights; the last entry is the bias when ``intercept=True``.
-    outputs : ndarray of shape (n_samples,)
-        ``X w`` (bias included) on every row.
+    %(result_w_outputs)s
     n_iter : int
         CGLS iterations.
     converged : bool
@@ -33,6 +34,7 @@ class RLSCResult(NamedTuple):
     converged: bool
 
 
+@fill_doc(DOCS)
 def least_squares_objective(
     w: ArrayLike, outputs: ArrayLike, y: ArrayLike, cost: ArrayLike, lam: float | ArrayLike
 ) -> float:
@@ -40,21 +42,10 @@ def least_squares_objective(
 
     Parameters
     ----------
-    w : ndarray of shape (dim,)
-        Weights (the bias last when the data carry the constant feature).
-    outputs : ndarray of shape (n_samples,)
-        :math:`o = Xw`.
+    %(objective_w_outputs)s
     y : ndarray of shape (n_samples,)
         Targets (labels in {-1, +1} for classification).
-    cost : ndarray of shape (n_samples,)
-        Non-negative costs :math:`c_i`.
-    lam : float or ndarray of shape (dim,)
-        Regularization :math:`\Lambda` (a scalar or its diagonal).
-
-    Returns
-    -------
-    value : float
-        The objective at ``w``.
+    %(objective_cost_lam)s
     """
     w, lam = np.asarray(w), np.asarray(lam)
     residual = np.asarray(y) - np.asarray(outputs)
