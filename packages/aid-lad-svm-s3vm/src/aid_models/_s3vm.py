@@ -13,6 +13,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 from aid_core import as_data_source
 from aid_core import run_aid as _run_aid
+from svmcore.docstrings import SEMI_SUPERVISED, fill_doc
 from svmcore.model_selection import SemiSupervisedScoreMixin
 from svmcore.solvers import SolverLimitWarning
 from svmcore.typing import ArrayLike, RandomStateLike
@@ -38,6 +39,7 @@ __all__ = ["AIDS3VMClassifier"]
 _clock = time.perf_counter
 
 
+@fill_doc(SEMI_SUPERVISED)
 class AIDS3VMClassifier(SemiSupervisedScoreMixin, ClassifierMixin, BaseEstimator):
     """Semi-supervised linear SVM (S3VM) by Aggregate and Iterative Disaggregate.
 
@@ -50,11 +52,7 @@ class AIDS3VMClassifier(SemiSupervisedScoreMixin, ClassifierMixin, BaseEstimator
     Prop 5 holds or ``max_iter`` aggregated problems have been solved. ``max_iter=1``
     is the paper's AID1, ``max_iter=5`` its AID5.
 
-    Labels follow scikit-learn (``sklearn.semi_supervised``): ``-1`` marks an unlabeled
-    sample. A ``y`` of exactly {-1, 0, 1} raises unless ``unlabeled_value`` states the
-    convention (0: SVMlin's, classes -1/+1). ``score`` counts labeled rows only, unlike
-    ``ClassifierMixin.score``; cross-validate with
-    :class:`svmcore.model_selection.SemiSupervisedKFold`.
+    %(labels_convention)s
 
     Parameters
     ----------
@@ -62,11 +60,7 @@ class AIDS3VMClassifier(SemiSupervisedScoreMixin, ClassifierMixin, BaseEstimator
         Penalty of the labeled hinge losses (the paper's fixed setting is 5).
     M_u : float, default=1.0
         Penalty of the unlabeled hinge losses (the paper's fixed setting is 1).
-    unlabeled_value : int or None, default=None
-        The value of ``y`` that marks an unlabeled sample. None is scikit-learn's -1
-        but refuses a ``y`` of exactly {-1, 0, 1}, which SVMlin's convention reads as
-        classes -1 and +1 with 0 unlabeled: pass -1 to state scikit-learn's reading, 0
-        for SVMlin's (``classes_`` is then ``[-1, 1]``).
+    %(unlabeled_value)s
     balance : {"constraint", "cost"} or None, default="constraint"
         Sec. 4.3's technique for unbalanced data: ``"constraint"`` forces the mean
         unlabeled score to the mean labeled label, ``"cost"`` raises the minority class's
