@@ -13,6 +13,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 
 from svmcore.chunked import is_dask_collection
+from svmcore.docstrings import fill_doc
 from svmcore.kernels import kernel_diag, kernel_matvec, resolve_gamma
 from svmcore.reporting import History, TablePrinter
 from svmcore.solvers import TimeBudget, fit_weighted_svm
@@ -30,6 +31,7 @@ from svmcore.validation import (
 from ._cache import cached_representatives
 from ._dask import fit_dask, lazy_on_dask
 from ._derive import _check_derive_params
+from ._docs import DOCS
 from ._report import AESVC_TABLE
 
 __all__ = ["AESVC"]
@@ -46,6 +48,7 @@ AUTO_EPSILON = 1e-3
 MIN_REDUCE_SAMPLES = 10_000
 
 
+@fill_doc(DOCS)
 class AESVC(ClassifierMixin, BaseEstimator):
     """Approximate extreme points SVM classifier (AESVM, Nandan et al. 2014).
 
@@ -235,10 +238,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
     shuffle starts from ``random_state``'s state; the cache is not used. The fitted
     attributes are NumPy; ``predict`` and ``decision_function`` of a Dask array are lazy.
 
-    References
-    ----------
-    .. [1] M. Nandan, P. P. Khargonekar and S. S. Talathi, "Fast SVM Training Using
-       Approximate Extreme Points", JMLR 15, 2014.
+    %(references)s
 
     Examples
     --------

@@ -9,6 +9,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from svmcore import effective_n_threads, numba_threads, thread_map
+from svmcore.docstrings import fill_doc
 from svmcore.kernels import check_kernel_params, gram, kernel_diag, kernel_distances, resolve_gamma
 from svmcore.solvers import TimeBudget
 from svmcore.typing import ArrayLike, MatrixLike, RandomStateLike
@@ -21,6 +22,7 @@ from svmcore.validation import (
 )
 
 from . import _derive_ae
+from ._docs import DOCS
 
 __all__ = ["RepresentativeSet", "derive_rs", "fls1", "fls2", "sls"]
 
@@ -186,6 +188,7 @@ def _check_derive_params(subset_size, group_size, tol, segregation):
     return subset_size, group_size, tol
 
 
+@fill_doc(DOCS)
 def derive_rs(
     X: MatrixLike,
     y: ArrayLike,
@@ -282,10 +285,7 @@ def derive_rs(
     :math:`S(A)` is the cost of one simplex QP on :math:`A` points; memory
     :math:`O(N + B V^2)` for ``B`` groups processed in parallel: no N x N matrix.
 
-    References
-    ----------
-    .. [1] M. Nandan, P. P. Khargonekar and S. S. Talathi, "Fast SVM Training Using
-       Approximate Extreme Points", JMLR 15, 2014.
+    %(references)s
 
     Examples
     --------
