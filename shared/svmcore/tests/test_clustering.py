@@ -155,6 +155,27 @@ def test_split_property_refines_partition(data):
     }
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(1, 40).flatmap(
+        lambda n: st.tuples(
+            arrays(np.int64, n, elements=st.integers(0, 5)),
+            arrays(np.int8, n, elements=st.integers(-2, 2)),
+            arrays(np.bool_, n),
+        )
+    ),
+    st.booleans(),
+)
+def test_mixed_groups_matches_naive_loop(data, use_ignore):
+    from svmcore.clustering import mixed_groups
+
+    labels, key, ignore = data
+    ignore = ignore if use_ignore else None
+    keep = np.ones(labels.size, bool) if ignore is None else ~ignore
+    ref = [k for k in range(6) if np.unique(key[keep & (labels == k)]).size > 1]
+    assert mixed_groups(labels, key, 6, ignore).tolist() == ref
+
+
 def test_clusters_bad_input():
     with pytest.raises(ValueError, match="labels must be 1-d"):
         Clusters(np.zeros((2, 2), dtype=int))
@@ -268,6 +289,46 @@ def test_kmeans_many_centres_tree_path_matches_brute_force(p):
     second = pairwise_distances_argmin(Z, moved)
     _, ref = np.unique(second, return_inverse=True)
     np.testing.assert_array_equal(labels, ref)
+
+
+def _brute_nearest(Z, centres):
+    """argmin of |z - c|^2 with the first centre on exact ties, by the same expression."""
+    d = (Z[:, None, 0] - centres[None, :, 0]) ** 2 + (Z[:, None, 1] - centres[None, :, 1]) ** 2
+    return d.argmin(axis=1)
+
+
+@pytest.mark.parametrize(
+    "shape", ["gaussian", "diagonal band, heavy tails", "far outliers", "integer ties"]
+)
+def test_nearest_centre_2d_equals_brute_force(shape):
+    from svmcore.clustering._strips import nearest_centre_2d
+
+    rng = np.random.default_rng(7)
+    n, K = 4000, 600
+    Z = rng.normal(size=(n, 2))
+    if shape == "diagonal band, heavy tails":  # AID-LAD's (r, y) pairs
+        Z[:, 1] = 3 * Z[:, 0] + rng.standard_t(1.5, size=n)
+    elif shape == "far outliers":
+        Z[:20] *= 1e4
+    elif shape == "integer ties":  # many exact ties: equal distances to several centres
+        Z = rng.integers(-2, 8, size=(n, 2)) + 0.5 * rng.integers(0, 2, size=(n, 2))
+        Z = Z.astype(np.float64)
+    centres = np.ascontiguousarray(Z[rng.choice(n, size=K, replace=False)])
+    if shape == "integer ties":
+        centres = rng.integers(0, 6, size=(K, 2)).astype(np.float64)  # duplicates too
+    np.testing.assert_array_equal(nearest_centre_2d(Z, centres), _brute_nearest(Z, centres))
+
+
+def test_nearest_centre_2d_degenerate_centres():
+    from svmcore.clustering._strips import nearest_centre_2d
+
+    Z = np.array([[0.0, 0.0], [0.5, 0.0], [2.0, 0.0], [-3.0, 9.0]])
+    same = np.zeros((5, 2))  # all centres equal: the first one
+    np.testing.assert_array_equal(nearest_centre_2d(Z, same), [0, 0, 0, 0])
+    line = np.array([[0.0, 0.0], [0.0, 0.0], [1.0, 0.0]])  # one x, ties at 0.5
+    np.testing.assert_array_equal(nearest_centre_2d(Z, line), _brute_nearest(Z, line))
+    one = np.array([[4.0, 4.0]])
+    np.testing.assert_array_equal(nearest_centre_2d(Z, one), [0, 0, 0, 0])
 
 
 # ---------------------------------------------------------------- group_sums

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from svmcore.clustering import Clusters
+from svmcore.clustering import Clusters, mixed_groups
 from svmcore.typing import RandomStateLike
 
 from ._data import DataSource
@@ -220,13 +220,5 @@ def violated_clusters(labels: np.ndarray, n_clusters: int, evaluation: Evaluatio
     violated : ndarray of int
         Sorted indices of the clusters that violate the optimality condition.
     """
-    key = np.asarray(evaluation.key)
-    if evaluation.free is not None:
-        keep = ~np.asarray(evaluation.free, dtype=bool)
-        labels, key = labels[keep], key[keep]
-    # Any member's key as the cluster's reference (fancy assignment: one write wins),
-    # then count members that differ from it.
-    ref = np.zeros(n_clusters, dtype=key.dtype)
-    ref[labels] = key
-    differ = np.bincount(labels, weights=key != ref[labels], minlength=n_clusters)
-    return np.flatnonzero(differ > 0)
+    free = None if evaluation.free is None else np.asarray(evaluation.free, dtype=bool)
+    return mixed_groups(labels, np.asarray(evaluation.key), n_clusters, free)

@@ -9,6 +9,7 @@ import scipy.sparse as sp
 
 from ..typing import ArrayLike, MatrixLike
 from ..validation import check_float_array, check_indices
+from ._label_passes import split_by_key
 from ._sums import group_sums
 
 __all__ = ["Clusters"]
@@ -26,15 +27,23 @@ def _as_labels(labels, name):
 
 
 def _compact(values):
-    """Map integers to 0..K-1 preserving order: O(n + range) by bincount, else by sorting."""
+    """Map integers to 0..K-1 preserving order: ``(labels, K, sizes)``.
+
+    O(n + range) by bincount (no copy when the values are already ``0..K-1``, all used:
+    the labels every split produces), else by sorting.
+    """
     lo = int(values.min())
     span = int(values.max()) - lo + 1
     if span <= 4 * values.size + 1024:
-        present = np.bincount(values - lo, minlength=span) > 0
+        counts = np.bincount(values if lo == 0 else values - lo, minlength=span)
+        present = counts > 0
+        if lo == 0 and present.all():
+            return values, span, counts
         new_id = np.cumsum(present) - 1
-        return new_id[values - lo], int(present.sum())
+        return new_id[values - lo], int(present.sum()), counts[present]
     uniq, inverse = np.unique(values, return_inverse=True)
-    return inverse.astype(np.int64), int(uniq.size)
+    inverse = inverse.astype(np.int64)
+    return inverse, int(uniq.size), np.bincount(inverse, minlength=uniq.size)
 
 
 class Clusters:
@@ -75,12 +84,12 @@ class Clusters:
     """
 
     def __init__(self, labels: ArrayLike) -> None:
-        labels, n_clusters = _compact(_as_labels(labels, "labels"))
+        labels, n_clusters, sizes = _compact(_as_labels(labels, "labels"))
         labels.flags.writeable = False
         self.labels = labels
         self.n_clusters = n_clusters
         self.n_samples = labels.size
-        self.sizes = np.bincount(labels, minlength=n_clusters)
+        self.sizes = sizes.astype(np.int64, copy=False)
         self.sizes.flags.writeable = False
         self._order: np.ndarray | None = None
         self._starts = np.zeros(0, dtype=np.intp)
@@ -175,37 +184,33 @@ class Clusters:
 
         Notes
         -----
-        O(n + K * n_keys) by bincount over combined (cluster, key) codes when
-        the key range is small (the usual case), O(n log n) by sorting otherwise.
+        O(n + K * n_keys) in two Numba passes over the labels when the key range
+        is small (the usual case), O(n log n) by sorting combined (cluster, key)
+        codes otherwise.
         """
         key = _as_labels(key, "key")
         if key.size != self.n_samples:
             raise ValueError(f"key must have {self.n_samples} entries, got {key.size}.")
         n_keys = int(key.max()) - int(key.min()) + 1
         if n_keys > 4 * key.size + 1024:
-            key, n_keys = _compact(key)
-        else:
+            key, n_keys, _ = _compact(key)
+        elif key.min() != 0:
             key = key - key.min()
-        if clusters is not None:
-            clusters = check_indices(clusters, "clusters", self.n_clusters)
-            allowed = np.zeros(self.n_clusters, dtype=bool)
-            allowed[clusters] = True
-            key = np.where(allowed[self.labels], key, 0)
         K = self.n_clusters
+        allowed = np.ones(K, dtype=bool)
+        if clusters is not None:
+            clusters = check_indices(clusters, "clusters", K)
+            allowed[:] = False
+            allowed[clusters] = True
+        if K * n_keys <= 4 * key.size + 1024:  # the usual case: one Numba pass each way
+            labels, split = split_by_key(self.labels, key, allowed, K, n_keys)
+            return Clusters(labels), split
+        key = np.where(allowed[self.labels], key, 0)
         code = self.labels * n_keys + key
-        if K * n_keys <= 4 * key.size + 1024:
-            present = np.flatnonzero(np.bincount(code, minlength=K * n_keys))
-            inverse = None
-        else:
-            present, inverse = np.unique(code, return_inverse=True)
+        present, inverse = np.unique(code, return_inverse=True)
         row = present // n_keys
         first = np.r_[True, row[1:] != row[:-1]]
         new_id = np.where(first, row, K + np.cumsum(~first) - 1)
-        if inverse is None:
-            lookup = np.empty(K * n_keys, dtype=np.int64)
-            lookup[present] = new_id
-            labels = lookup[code]
-        else:
-            labels = new_id[inverse]
+        labels = new_id[inverse]
         split = np.unique(row[~first])
         return Clusters(labels), split
