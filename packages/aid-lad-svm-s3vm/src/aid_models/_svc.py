@@ -1,12 +1,11 @@
 """AID for support vector classification (Park & Klabjan 2016, sec. 3.2 and Appendix B).
 
 The estimator :class:`AIDSVC`; the AID problem it runs is in ``_svc_problem.py``, and
-``solver="dcd-full"`` (no aggregation) is :func:`_fit_full_dcd` here.
+``solver="dcd-full"`` (no aggregation) in ``_svc_full_dcd.py``.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from numbers import Integral, Real
 from typing import Any, Self
@@ -15,20 +14,11 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from aid_core import (
-    AggregatedSolution,
-    AIDHistory,
-    AIDResult,
     DaskSource,
-    Evaluation,
     as_data_source,
-    relative_gap,
 )
 from svmcore.chunked import distinct, is_dask_collection
-from svmcore.clustering import Clusters
 from svmcore.kernels import kernel_matvec, resolve_gamma
-from svmcore.solvers import (
-    dcd_weighted_svm,
-)
 from svmcore.typing import ArrayLike, DaskArray, MatrixLike, RandomStateLike
 from svmcore.validation import (
     Interval,
@@ -43,6 +33,7 @@ from svmcore.validation import (
 )
 
 from ._common import dask_input, lazy_predict, run_estimator_aid, store_run
+from ._svc_full_dcd import _fit_full_dcd
 from ._svc_problem import _SVCProblem
 
 __all__ = ["AIDSVC"]
@@ -62,59 +53,6 @@ def _binary_classes(classes):
     if classes.size < 2:
         raise ValueError(f"AIDSVC needs y with exactly 2 classes; got 1 class ({classes[0]!r}).")
     return classes
-
-
-def _fit_full_dcd(X, y, sw, C, gap_tol, seed):
-    """solver="dcd-full": no aggregation, dual CD on every row to the certified gap.
-
-    The result has the shape of an AID run with one cluster per sample (one iteration,
-    E = F, the bound the dual objective), so the estimator's attributes are the same.
-    """
-    start = time.perf_counter()
-    res = dcd_weighted_svm(X, y, sw, C=C, gap_tol=gap_tol, random_state=seed or 0)
-    note = f"dcd-full epochs={res.n_epochs} rounds={res.n_rounds}"
-    n = y.size
-    params = {"w": res.coef, "b": res.intercept, "alpha": res.feasible_dual_coef}
-    solution = AggregatedSolution(params, float(res.objective), res.dual_objective, note)
-    scores = np.asarray(X @ res.coef).ravel() + res.intercept
-    margin = 1.0 - y * scores
-    evaluation = Evaluation(
-        objective=float(res.objective),
-        key=(margin > 0).astype(np.int8),
-        score=float(np.mean(np.where(scores > 0, 1.0, -1.0) == y)),
-    )
-    lower = min(float(res.dual_objective), float(res.objective))
-    gap = relative_gap(float(res.objective), lower)
-    elapsed = time.perf_counter() - start
-    history = AIDHistory()
-    history.append(
-        {
-            "t": 0,
-            "n_clusters": n,
-            "r": 1.0,
-            "F": float(res.objective),
-            "lower_bound": lower,
-            "E": float(res.objective),
-            "E_best": float(res.objective),
-            "gap": gap,
-            "n_split": 0,
-            "iter_time": elapsed,
-            "cum_time": elapsed,
-            "train_rate": evaluation.score,
-            "note": note,
-        }
-    )
-    return AIDResult(
-        solution=solution,
-        evaluation=evaluation,
-        clusters=Clusters(np.arange(n)),
-        history=history,
-        stop_reason="gap" if res.converged else "max_iter",
-        n_iter=1,
-        lower_bound=lower,
-        gap=gap,
-        init_time=0.0,
-    )
 
 
 class AIDSVC(ClassifierMixin, BaseEstimator):

@@ -1,7 +1,11 @@
 """The live HiGHS model, :class:`LinearProgram`: an LP or convex QP built once, then
 modified (costs, bounds, right-hand sides, rows and variables added or deleted) and
 re-solved warm from HiGHS's previous basis, as decomposition methods need; each solve
-checks HiGHS's status (settling "infeasible or unbounded" by a feasibility solve)."""
+checks HiGHS's status (settling "infeasible or unbounded" by a feasibility solve).
+
+Over 500 lines on purpose: one class, whose methods each edit the same live model and
+keep its bookkeeping (row and column maps, the basis) consistent; split apart they
+would share that state through private attributes across files."""
 
 from __future__ import annotations
 
