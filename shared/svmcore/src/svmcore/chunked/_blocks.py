@@ -65,7 +65,9 @@ class RowBlocks:
             lo, hi = self.starts[i], self.starts[i + 1]
             slices = [np.ascontiguousarray(a[lo:hi]) for a in per_row]
             X_i, y_i, w_i = (parts[i] for parts in self._parts)
-            tasks.append(dask.delayed(fn, pure=True)(int(lo), X_i, y_i, w_i, *slices))
+            # Not pure: a pure key would hash every per-row slice (hundreds of MB per
+            # pass at 1e8 rows) for a task that is computed once.
+            tasks.append(dask.delayed(fn, pure=False)(int(lo), X_i, y_i, w_i, *slices))
         return tasks
 
     def map(self, fn: Callable, *per_row: np.ndarray) -> list:
