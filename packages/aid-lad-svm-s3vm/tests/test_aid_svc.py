@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -331,3 +333,25 @@ def test_auto_solver_is_recorded():
     assert AIDSVC(random_state=0).fit(sp.csr_matrix(wide), y).solver_ == "dcd-full"
     assert AIDSVC(kernel="rbf", random_state=0).fit(X, y).solver_ == "highs"
     assert AIDSVC(solver="libsvm", random_state=0).fit(X, y).solver_ == "libsvm"
+
+
+@pytest.mark.parametrize("C", [1e6, 1e8])
+def test_huge_C_never_claims_an_optimum_it_has_not_reached(C):
+    # issue 19 (found by svmcore.testing.hostile): on separable data at a huge C the
+    # aggregated solves stop short (gaps near 1), no cluster violates Prop 3, and the
+    # run reported "optimal" at up to 3000 times the optimum (or, with Newton, raised
+    # "Matrix is singular"). Now: a proven optimum, or "stalled" with a warning.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 3))
+    X[:, 0] += np.where(X[:, 0] >= 0, 0.5, -0.5)
+    y = (X[:, 0] > 0).astype(int)
+    for solver in ("auto", "libsvm", "highs"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            est = AIDSVC(C=C, solver=solver, random_state=0).fit(X, y)
+        assert est.score(X, y) == 1.0
+        if est.stop_reason_ == "optimal":
+            assert est.optimality_gap_ <= 1e-2, solver
+        else:
+            assert est.stop_reason_ == "stalled" and not est.converged_, solver
+            assert any(issubclass(w.category, ConvergenceWarning) for w in caught), solver

@@ -71,3 +71,20 @@ def test_bad_mu0():
     X, y, _ = _data(10, 2, 0)
     with pytest.raises(ValueError, match="mu0"):
         newton_weighted_svm(X, y, mu0=0.0)
+
+
+@pytest.mark.parametrize("C", [1e6, 1e8])
+def test_huge_C_on_separable_data_is_solved_not_a_singular_matrix(C):
+    # issue 19 (found by svmcore.testing.hostile): C s / mu swamped the unit curvature of
+    # ||w||^2 / 2 and np.linalg.solve raised "Matrix is singular to machine precision"
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 3))
+    X[:, 0] += np.where(X[:, 0] >= 0, 0.5, -0.5)  # a margin of 1 on the first feature
+    y = np.where(X[:, 0] > 0, 1, -1)
+    res = newton_weighted_svm(X, y, C=C, gap_tol=1e-6)
+    # the hard-margin optimum (dual QP, HiGHS) and a certified bound below it
+    ref = dual_qp_optimum(X, y, np.full(80, C))
+    assert res.dual_objective <= ref * (1 + 1e-9)
+    assert res.objective >= ref * (1 - 1e-9)
+    assert res.objective <= ref * 1.05
+    assert np.all(np.sign(X @ res.coef + res.intercept) == y)

@@ -25,8 +25,9 @@ __all__ = ["STOP_REASONS", "AIDResult", "CertificateWarning", "relative_gap", "r
 
 #: Why a run stopped: the optimality condition held (``optimal``, Props 1/3), the
 #: relative gap reached ``gap_tol`` (``gap``), a budget ran out / the callback asked, or
-#: the condition held for an aggregated solution that failed its certificate
-#: (``stalled``: the solution with E_best is returned, with a CertificateWarning).
+#: the condition held for an aggregated solution that failed its certificate or was not
+#: solved to optimality (``stalled``: the solution with E_best is returned; see
+#: ``optimal_solve_gap`` in :func:`run_aid`).
 STOP_REASONS = ("optimal", "gap", "max_iter", "time_limit", "callback", "stalled")
 
 
@@ -132,7 +133,10 @@ def run_aid(
     certificate_rtol : float, default=1e-7
         Relative round-off allowed when checking F^t <= E^t and F^t >= F^{t-1}; a larger
         violation triggers a re-solve (``problem.max_attempts``) and then a
-        :class:`CertificateWarning`.
+        :class:`CertificateWarning`. A problem may also set ``optimal_solve_gap``: the
+        largest relative gap of an aggregated solve (at least ``gap_tol``) at which the
+        optimality condition is taken to hold; a run whose clusters no longer split but
+        whose last solve was less accurate stops as ``"stalled"``, not ``"optimal"``.
     verbose : int, default=0
         > 0 prints the table header and one line per iteration as it ends (the
         layout of :meth:`AIDHistory.to_table`), then a ``#`` remark with the stop reason.
@@ -168,6 +172,7 @@ def run_aid(
         raise TypeError(f"callback must be callable or None; got {type(callback).__name__}.")
 
     solve = _solver_of(problem)
+    solved = _optimality_test(problem, gap_tol)
     bar = _progress_bar(max_iter) if progress else None
     n = data.n_samples
     start = clock()
@@ -225,12 +230,13 @@ def run_aid(
                 bar.update(1)
                 bar.set_postfix(gap=f"{gap:.1e}", r=f"{n_before / n:.2%}")
             previous = solution
-            if n_split == 0 and certified:
+            if n_split == 0 and certified and solved(solution):
                 stop_reason = "optimal"
                 best = (solution, evaluation, clusters)
             elif n_split == 0:
                 # Nothing left to split, but Props 1/3 need an optimal aggregated
-                # solution and this one failed its certificate: keep the best one.
+                # solution and this one failed its certificate or its solver stopped
+                # short of optimality: keep the best one.
                 stop_reason = "stalled"
             elif gap <= gap_tol:
                 stop_reason = "gap"
@@ -264,6 +270,23 @@ def run_aid(
         gap=float(gap),
         init_time=init_time,
     )
+
+
+def _optimality_test(problem, gap_tol):
+    """Whether an aggregated solution counts as optimal for Props 1/3.
+
+    A problem whose aggregated solves are iterative and may stop short sets
+    ``optimal_solve_gap``: its solution then counts as optimal only when its own relative
+    gap (``AggregatedSolution.gap``) is at most ``max(gap_tol, optimal_solve_gap)``, else
+    a run with nothing left to split is ``"stalled"``, not ``"optimal"``. (AIDSVC at C =
+    1e8 on separable data: libsvm and HiGHS stopped at aggregated gaps near 1, no cluster
+    violated, and the run reported "optimal" at 3000 times the optimum; issue 19.)
+    """
+    limit = getattr(problem, "optimal_solve_gap", None)
+    if limit is None:
+        return lambda solution: True
+    limit = max(float(gap_tol), float(limit))
+    return lambda solution: solution.gap <= limit
 
 
 def _solver_of(problem):

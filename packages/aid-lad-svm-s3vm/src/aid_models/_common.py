@@ -88,9 +88,19 @@ def store_run(estimator, result, n_samples, *, warn_budget=True):
 
     ``converged_`` is whether the run ended by the optimality condition or ``gap_tol``.
     A run ended by ``max_iter`` or ``time_limit`` warns (ConvergenceWarning naming the
-    budget) unless ``warn_budget`` is False (the caller warns itself).
+    budget) unless ``warn_budget`` is False (the caller warns itself); a ``"stalled"``
+    run always warns.
     """
     reason = result.stop_reason
+    if reason == "stalled":
+        warnings.warn(
+            f"{type(estimator).__name__}: no cluster violates the optimality condition, but "
+            "the last aggregated problem was not solved to optimality (its solver stopped "
+            f"short, e.g. at a huge C), so optimality is not proven; the model is the best "
+            f"solution found, with certified gap {result.gap:.3g} (converged_ = False).",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
     if warn_budget and reason in ("max_iter", "time_limit"):
         budget = (
             f"max_iter={estimator.max_iter} iterations"

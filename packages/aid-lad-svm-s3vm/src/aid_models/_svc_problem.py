@@ -92,6 +92,10 @@ class _SVCProblem(AIDProblem):
     """The weighted hinge SVM as an :class:`aid_core.AIDProblem`."""
 
     max_attempts = 3
+    # Prop 3 is taken to hold (stop "optimal") only for an aggregated solve within the
+    # coarsest gap this problem asks its solvers for; beyond it (libsvm, HiGHS or Newton
+    # stopping short, e.g. at a huge C) the run is "stalled" (aid_core).
+    optimal_solve_gap = _MAX_INNER_GAP
 
     def __init__(self, est, X, kernel_params, gamma, seed, solver):
         self.est = est

@@ -100,6 +100,19 @@ def _line_search(a0, a1, z, q, cs, mu, slope0):
 
 
 @jit
+def _newton_direction(H, g):
+    """``-H^{-1} g``; the minimum-norm least-squares solution when ``H`` is singular to
+    machine precision. With a huge ``C`` and a narrow band, ``C s / mu`` (1e14 at C = 1e6,
+    mu = 1e-8) swamps the unit curvature of ``||w||^2 / 2`` in the sum and LAPACK finds
+    an exact zero pivot (AIDSVC on separable data at C = 1e6 failed with "Matrix is
+    singular to machine precision", found by svmcore.testing.hostile)."""
+    try:
+        return np.linalg.solve(H, -g)
+    except Exception:  # np.linalg.LinAlgError: numba catches only by Exception
+        return np.linalg.lstsq(H, -g)[0]
+
+
+@jit
 def _newton_stage(Z, y, cs, mu, theta, target, max_steps, ridge):
     """Newton steps with exact line search on the width-``mu`` problem; steps used.
 
@@ -146,7 +159,7 @@ def _newton_stage(Z, y, cs, mu, theta, target, max_steps, ridge):
         # The bias has no curvature when no row is in the band: a small one keeps the
         # step finite (the exact line search keeps it a descent step).
         H[m, m] += ridge / mu
-        d = np.linalg.solve(H, -g)
+        d = _newton_direction(H, g)
         slope0 = 0.0
         for k in range(p):
             slope0 += g[k] * d[k]
