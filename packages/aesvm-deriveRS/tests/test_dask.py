@@ -13,6 +13,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.svm import SVC
 
 import aesvm._classes
+import aesvm._dask
 from aesvm import AESVC, derive_rs
 from svmcore.chunked import is_dask_collection
 from svmcore.kernels import resolve_gamma
@@ -111,6 +112,35 @@ def test_several_chunks_derive_each_chunk():
     svc = SVC(C=3.0, gamma=est._gamma).fit(X[reps], y[reps], sample_weight=est.beta_)
     np.testing.assert_allclose(est.decision_function(X), svc.decision_function(X), atol=1e-6)
     np.testing.assert_array_equal(np.sort(est.support_), np.sort(reps[svc.support_]))
+
+
+def test_large_union_is_derived_once_more(monkeypatch):
+    """A union of at least MERGE_MIN_REPRESENTATIVES rows gets a second, weighted DeriveRS."""
+    monkeypatch.setattr(aesvm._dask, "MERGE_MIN_REPRESENTATIVES", 0)
+    X, y = moons(3000, seed=4)
+    X_test, y_test = moons(3000, seed=5)
+    w = np.random.default_rng(3).uniform(0.5, 2.0, size=y.size)
+    params = {**PAPER, **SMALL, "random_state": 7}
+    est = AESVC(**params).fit(chunked(X, 500), chunked(y, 500), sample_weight=chunked(w, 500))
+    first = []
+    for start in range(0, 3000, 500):
+        rows = slice(start, start + 500)
+        rs = derive_rs(
+            X[rows], y[rows], gamma=est._gamma, tol=1e-3, sample_weight=w[rows],
+            random_state=7, **SMALL,
+        )  # fmt: skip
+        first.append((start + rs.indices, rs.beta))
+    union = np.concatenate([r for r, _ in first])
+    second = derive_rs(
+        X[union], y[union], gamma=est._gamma, tol=1e-3,
+        sample_weight=np.concatenate([b for _, b in first]), random_state=7, **SMALL,
+    )  # fmt: skip
+    np.testing.assert_array_equal(est.representative_indices_, union[second.indices])
+    np.testing.assert_allclose(est.beta_, second.beta, rtol=1e-12)
+    assert second.indices.size < union.size  # the second level did reduce
+    assert est.beta_.sum() == pytest.approx(w.sum(), rel=1e-9)  # weights are conserved
+    svc = SVC(gamma=est._gamma).fit(X, y, sample_weight=w)
+    assert est.score(X_test, y_test) >= svc.score(X_test, y_test) - 0.01
 
 
 def test_chunk_not_reducible_keeps_its_rows(monkeypatch):
