@@ -458,6 +458,79 @@ def test_cgls_check_input_false_same_result():
     assert a.n_iter == b.n_iter
 
 
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 127, 128, 129, 136, 1000, 8193, 100_003])
+def test_numpy_sum_is_numpy_bit_for_bit(n):
+    from svmcore.linalg._products import numpy_sum
+
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal(n) * 10.0 ** rng.integers(-8, 8, size=n)
+    assert np.float64(numpy_sum(a)).tobytes() == np.sum(a).tobytes()
+
+
+def _python_loops(monkeypatch):
+    """Run cgls's one-call serial loops as Python (strict IEEE arithmetic, the same kernel
+    calls): what the Python loop they replace computed."""
+    from svmcore.linalg import _cgls
+
+    for name in ("_cg_dense_serial", "_cg_csr_serial"):
+        monkeypatch.setattr(_cgls, name, getattr(_cgls, name).py_func)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("intercept", [False, True])
+@pytest.mark.parametrize("jacobi", [False, True])
+def test_cgls_serial_kernel_is_the_python_loop_bit_for_bit(monkeypatch, sparse, intercept, jacobi):
+    X, y, cost, rng = _data(n=300, d=40, density=0.2, seed=3)
+    X = X if sparse else X.toarray()
+    rows = np.sort(rng.choice(X.shape[0], 200, replace=False)).astype(np.intp)
+    m_inv = jacobi_preconditioner(X, cost, 0.3, rows=rows, intercept=intercept) if jacobi else None
+    kw = dict(rows=rows, intercept=intercept, epsilon=1e-10, preconditioner=m_inv)
+    compiled = [cgls(X, y, cost, 0.3, **kw), cgls(X, y, cost, 0.3, epsilon=1e-2, max_iter=3)]
+    _python_loops(monkeypatch)
+    python = [cgls(X, y, cost, 0.3, **kw), cgls(X, y, cost, 0.3, epsilon=1e-2, max_iter=3)]
+    for a, b in zip(compiled, python, strict=True):
+        assert a.beta.tobytes() == b.beta.tobytes()
+        assert a.outputs.tobytes() == b.outputs.tobytes()
+        assert (a.n_iter, a.converged) == (b.n_iter, b.converged)
+
+
+def _scan_by_sorting(deltas, t_left, t_right, left, right):
+    """Table 3's walk as the vectorized version did it: full stable sort, prefix sums."""
+    order = np.argsort(deltas, kind="stable")
+    d_left = np.concatenate(([0.0], np.cumsum(t_left[order])))
+    d_right = np.concatenate(([0.0], np.cumsum(t_right[order])))
+    lefts, rights = left + d_left[:-1], right + d_right[:-1]
+    stop = np.flatnonzero(lefts + deltas[order] * (rights - lefts) >= 0.0)
+    k = stop[0] if stop.size else deltas.size
+    return left + d_left[k], right + d_right[k]
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("ties", [False, True])
+def test_line_search_heap_walk_is_the_sorted_walk_bit_for_bit(seed, ties):
+    from svmcore.linalg._line_search import _scan_breakpoints
+
+    rng = np.random.default_rng(seed)
+    m = 500
+    deltas = rng.exponential(size=m)
+    if ties:
+        deltas = np.round(deltas, 1)  # many equal breakpoints: order by position
+    t_left = rng.uniform(0.0, 1.0, m) * 10.0 ** rng.integers(-3, 3, size=m)
+    t_right = t_left * rng.uniform(0.5, 1.0, m)
+    for left in (-float(t_left.sum()) * q for q in (0.0, 0.01, 0.3, 0.9, 1.1)):
+        right = left + rng.uniform(0.0, 5.0)
+        got = _scan_breakpoints(deltas, t_left, t_right, left, right)
+        ref = _scan_by_sorting(deltas, t_left, t_right, left, right)
+        assert np.array(got).tobytes() == np.array(ref).tobytes()
+        assert _scan_breakpoints.py_func(deltas, t_left, t_right, left, right) == got
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_line_search_check_input_false_same_result(seed):
+    case = _line_case(seed, n=400)
+    assert line_search(*case, check_input=False) == line_search(*case)
+
+
 # ------------------------------------------------------------------ power-of-two scaling
 
 

@@ -246,7 +246,7 @@ def optimize_w(
             break
         o_dup = np.concatenate([o[lab], o[unl], o[unl]])
         o_bar_dup = np.concatenate([o_bar[lab], o_bar[unl], o_bar[unl]])
-        delta = line_search(w, w_bar, lam, o_dup, o_bar_dup, y_dup, c_dup)
+        delta = line_search(w, w_bar, lam, o_dup, o_bar_dup, y_dup, c_dup, check_input=False)
         w = w + delta * (w_bar - w)
         o = o + delta * (o_bar - o)
         previous, objective = objective, dup_objective(w, o)

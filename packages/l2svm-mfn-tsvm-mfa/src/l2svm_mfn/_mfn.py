@@ -222,7 +222,7 @@ def l2svm_mfn(
             log(record)
             converged = True
             break
-        delta = line_search(w, w_bar, lam, o, o_bar, y, cost)
+        delta = line_search(w, w_bar, lam, o, o_bar, y, cost, check_input=False)
         w = w + delta * (w_bar - w)
         o = o + delta * (o_bar - o)
         record["delta"] = delta

@@ -276,7 +276,12 @@ class MFNClassifier(LinearSVMLinMixin):
                     )
                 history.extend({"class": positive, **rec} for rec in res.history)
                 coefs.append(res.w)
-                objectives.append(squared_hinge_objective(res.w, res.outputs, y_signed, cost, lam))
+                # The last record's objective is the one at the returned (w, outputs).
+                objectives.append(
+                    res.history[-1]["objective"]
+                    if res.history
+                    else squared_hinge_objective(res.w, res.outputs, y_signed, cost, lam)
+                )
                 n_iters.append(res.n_iter)
                 n_cg += res.n_cg_iter
         self.classes_ = classes

@@ -1,8 +1,8 @@
 """Numba compilation settings shared by every jitted kernel of the monorepo (public:
 the method packages compile their own kernels through these decorators).
 
-All kernels are compiled through :func:`jit`, :func:`jit_parallel` or
-:func:`jit_scalar` so that the fastmath flags live in one place. ``nnan`` and ``ninf``
+All kernels are compiled through :func:`jit`, :func:`jit_parallel`, :func:`jit_scalar`
+or :func:`jit_strict` so that the fastmath flags live in one place. ``nnan`` and ``ninf``
 are deliberately absent: NaN and infinity must propagate so that input validation and
 solver checks see them.
 
@@ -21,7 +21,7 @@ from typing import Any
 
 import numba
 
-__all__ = ["FASTMATH", "FASTMATH_SCALAR", "jit", "jit_parallel", "jit_scalar"]
+__all__ = ["FASTMATH", "FASTMATH_SCALAR", "jit", "jit_parallel", "jit_scalar", "jit_strict"]
 
 #: LLVM fast-math flags: reassociation and contraction only; no NaN/inf assumptions.
 FASTMATH = frozenset({"nsz", "arcp", "contract", "afn", "reassoc"})
@@ -63,3 +63,9 @@ jit_parallel = _cached_njit(fastmath=set(FASTMATH), nogil=True, parallel=True)
 #: ``reassoc`` LLVM vectorizes it into gather instructions, slower on short rows than
 #: the scalar loop (figures in the package README).
 jit_scalar = _cached_njit(fastmath=set(FASTMATH_SCALAR), nogil=True)
+
+#: Kernels that must reproduce numpy's arithmetic bit for bit (the scalar steps of a
+#: solver loop moved out of Python, numpy's pairwise sum): no fast-math flag at all, so
+#: LLVM neither reorders sums nor fuses a multiply and an add. The fast-math kernels
+#: such a kernel calls keep their own flags.
+jit_strict = _cached_njit(nogil=True)

@@ -8,10 +8,17 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
-from ..numba_config import jit
+from ..numba_config import jit, jit_strict
 from ..typing import ArrayLike, MatrixLike
 from ..validation import check_float_array, check_indices, check_positive_int, check_real
-from ._products import RowProducts
+from ._products import (
+    RowProducts,
+    _csr_matvec_range,
+    _csr_rmatvec_range,
+    _dense_fused_range,
+    _unsigned,
+    numpy_sum,
+)
 
 __all__ = ["CGLSResult", "cgls", "jacobi_preconditioner"]
 
@@ -99,6 +106,104 @@ def _direction(p, h, ratio):
     """``p = h + ratio p`` in place."""
     for j in range(p.shape[0]):
         p[j] = h[j] + ratio * p[j]
+
+
+# A CGLS solve over few stored entries takes microseconds per iteration, less than the
+# Python that strings the kernels above together: the serial loops below run a whole solve
+# in one call. They make the same kernel calls in the same order on the same types as the
+# Python loop of ``cgls`` (which keeps the parallel, large products), and their own
+# scalar steps are strict IEEE arithmetic with numpy's pairwise sums for the bias
+# entries, so the iterates are bit for bit those of the Python loop.
+
+
+@jit_strict
+def _step_length(omega1, p, lam, q, c):
+    """``(True, gamma)``, or ``(False, 0)`` when the curvature is not positive and finite."""
+    curvature = _curvature(p, lam, q, c)
+    if not curvature > 0.0 or not math.isfinite(curvature):
+        return False, 0.0
+    return True, omega1 / curvature
+
+
+@jit_strict
+def _stop_or_turn(r, lam, beta, m_inv, h, p, omega1, eps2, zz):
+    """Table 2's stopping rule on the new residual, else the next direction in ``p``;
+    returns ``(converged, omega1)``."""
+    rr, rh = _residual(r, lam, beta, m_inv, h)
+    if rr < eps2 * zz or rr == 0.0:
+        return True, omega1
+    _direction(p, h, rh / omega1)
+    return False, rh
+
+
+@jit_strict
+def _cg_dense_serial(X, rows, intercept, c, lam, m_inv, beta, o, z, r, h, p, omega1, eps2, cap):
+    """Table 2's loop on dense rows (one fused pass each, as ``RowProducts.fused``).
+
+    ``r`` is the residual buffer and ``h`` is ``r`` itself without a preconditioner.
+    Updates ``beta``, ``o``, ``z``, ``p`` in place; returns ``(n_iter, converged)``.
+    """
+    nf = X.shape[1]
+    m = rows.shape[0]
+    q = np.empty(m)
+    xcq = np.empty(r.shape[0])
+    cq = np.empty(m)
+    head_z, head_cq = r[:nf], xcq[:nf]
+    n_iter = 0
+    while n_iter < cap:
+        n_iter += 1
+        bias = p[nf] if intercept else 0.0
+        head_z[:] = 0.0
+        head_cq[:] = 0.0
+        _dense_fused_range(X, rows, p[:nf], bias, z, c, q, head_z, head_cq, 0, m)
+        if intercept:
+            r[nf] = numpy_sum(z)
+            for k in range(m):
+                cq[k] = c[k] * q[k]
+            xcq[nf] = numpy_sum(cq)
+        ok, gamma = _step_length(omega1, p, lam, q, c)
+        if not ok:
+            return n_iter, False
+        zz = _step(gamma, p, q, c, beta, o, z)
+        _subtract_scaled(r, gamma, xcq)
+        done, omega1 = _stop_or_turn(r, lam, beta, m_inv, h, p, omega1, eps2, zz)
+        if done:
+            return n_iter, True
+    return n_iter, False
+
+
+@jit_strict
+def _cg_csr_serial(
+    data, indices, indptr, rows, intercept, c, lam, m_inv, beta, o, z, r, h, p, omega1, eps2, cap
+):
+    """Table 2's loop on CSR rows (two products, as ``RowProducts.matvec``/``rmatvec``).
+
+    Same arguments and in-place updates as :func:`_cg_dense_serial`.
+    """
+    nf = r.shape[0] - 1 if intercept else r.shape[0]
+    m = rows.shape[0]
+    q = np.empty(m)
+    head = r[:nf]
+    n_iter = 0
+    while n_iter < cap:
+        n_iter += 1
+        _csr_matvec_range(data, indices, indptr, rows, p[:nf], q, 0, m)
+        if intercept:
+            bias = p[nf]
+            for k in range(m):
+                q[k] += bias
+        ok, gamma = _step_length(omega1, p, lam, q, c)
+        if not ok:
+            return n_iter, False
+        zz = _step(gamma, p, q, c, beta, o, z)
+        head[:] = 0.0
+        _csr_rmatvec_range(data, indices, indptr, rows, z, False, 0, m, head)
+        if intercept:
+            r[nf] = numpy_sum(z)
+        done, omega1 = _stop_or_turn(r, lam, beta, m_inv, h, p, omega1, eps2, zz)
+        if done:
+            return n_iter, True
+    return n_iter, False
 
 
 def _check_lam(lam, dim):
@@ -294,32 +399,41 @@ def cgls(
     # scatters of the one-pass product cost more than re-reading the row (Table 2's
     # two products measured 5-10 % faster on 10k x 5000 text), so it keeps them.
     one_pass = not ops.sparse
-    while not converged and n_iter < max_iter:
-        n_iter += 1
-        if one_pass:
-            # One pass over X_J gives q = X_J p, X_J^T z (z before the update) and
-            # X_J^T C_J q, so that X_J^T z_new = X_J^T z - gamma X_J^T C_J q is formed
-            # without a second pass; both terms are fresh products (no recurrence).
-            q, r, xcq = ops.fused(p, z, c_J, rows)
+    if not converged and not ops._parallel(rows):
+        # Serial products: the whole loop in one kernel call (same iterates, see above).
+        urows = _unsigned(rows)
+        state = (c_J, lam_vec, m_inv, beta, o_J, z, r, h, p, omega1, eps2, max_iter)
+        if ops.sparse:
+            n_iter, converged = _cg_csr_serial(*ops._csr, urows, ops.intercept, *state)
         else:
-            q = ops.matvec(p, rows)
-        curvature = _curvature(p, lam_vec, q, c_J)
-        if not curvature > 0.0 or not math.isfinite(curvature):
-            break
-        gamma = omega1 / curvature
-        zz = _step(gamma, p, q, c_J, beta, o_J, z)
-        if one_pass:
-            _subtract_scaled(r, gamma, xcq)
-        else:
-            r = ops.rmatvec(z, rows)
-        if preconditioner is None:
-            h = r
-        rr, rh = _residual(r, lam_vec, beta, m_inv, h)
-        if rr < eps2 * zz or rr == 0.0:
-            converged = True
-            break
-        omega2, omega1 = omega1, rh
-        _direction(p, h, omega1 / omega2)
+            n_iter, converged = _cg_dense_serial(ops.X, urows, ops.intercept, *state)
+    else:
+        while not converged and n_iter < max_iter:
+            n_iter += 1
+            if one_pass:
+                # One pass over X_J gives q = X_J p, X_J^T z (z before the update) and
+                # X_J^T C_J q, so that X_J^T z_new = X_J^T z - gamma X_J^T C_J q is formed
+                # without a second pass; both terms are fresh products (no recurrence).
+                q, r, xcq = ops.fused(p, z, c_J, rows)
+            else:
+                q = ops.matvec(p, rows)
+            curvature = _curvature(p, lam_vec, q, c_J)
+            if not curvature > 0.0 or not math.isfinite(curvature):
+                break
+            gamma = omega1 / curvature
+            zz = _step(gamma, p, q, c_J, beta, o_J, z)
+            if one_pass:
+                _subtract_scaled(r, gamma, xcq)
+            else:
+                r = ops.rmatvec(z, rows)
+            if preconditioner is None:
+                h = r
+            rr, rh = _residual(r, lam_vec, beta, m_inv, h)
+            if rr < eps2 * zz or rr == 0.0:
+                converged = True
+                break
+            omega2, omega1 = omega1, rh
+            _direction(p, h, omega1 / omega2)
 
     outputs = np.empty(n)
     outputs[rows] = o_J

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from ..numba_config import jit_strict
 from ..typing import ArrayLike
 from ..validation import check_float_array
 from ._cgls import _check_lam
@@ -18,6 +21,71 @@ def _vector(v, name, size=None):
     return v
 
 
+@jit_strict
+def _before(deltas, a, b):
+    """Whether breakpoint ``a`` comes before ``b`` in ``np.argsort(deltas, kind="stable")``
+    order: by value, ties by position, NaN last."""
+    da, db = deltas[a], deltas[b]
+    if da < db:
+        return True
+    if da > db:
+        return False
+    if da == db:
+        return a < b
+    a_nan, b_nan = math.isnan(da), math.isnan(db)
+    if a_nan and b_nan:
+        return a < b
+    return b_nan
+
+
+@jit_strict
+def _sift_down(heap, size, deltas, pos):
+    while True:
+        child = 2 * pos + 1
+        if child >= size:
+            return
+        if child + 1 < size and _before(deltas, heap[child + 1], heap[child]):
+            child += 1
+        if not _before(deltas, heap[child], heap[pos]):
+            return
+        heap[pos], heap[child] = heap[child], heap[pos]
+        pos = child
+
+
+@jit_strict
+def _scan_breakpoints(deltas, t_left, t_right, left, right):
+    r"""Table 3's walk over the breakpoints in non-decreasing order: ``(L, R)`` of the piece
+    where :math:`\phi'` changes sign.
+
+    ``t_left[j]`` and ``t_right[j]`` are what breakpoint ``j`` adds to ``L`` and ``R``.
+    The breakpoints are taken from a heap, so a walk that stops after ``k`` of ``m``
+    costs :math:`O(m + k\log m)` instead of a full sort; the order (ties by position)
+    and the running sums (sequential, as ``np.cumsum``) are those of the sorted version.
+    """
+    m = deltas.shape[0]
+    heap = np.arange(m)
+    for pos in range(m // 2 - 1, -1, -1):
+        _sift_down(heap, m, deltas, pos)
+    d_left = 0.0
+    d_right = 0.0
+    size = m
+    for k in range(m):
+        j = heap[0]
+        lk = left + d_left
+        rk = right + d_right
+        if lk + deltas[j] * (rk - lk) >= 0.0:
+            return lk, rk
+        if k == 0:
+            d_left, d_right = t_left[j], t_right[j]
+        else:
+            d_left = d_left + t_left[j]
+            d_right = d_right + t_right[j]
+        size -= 1
+        heap[0] = heap[size]
+        _sift_down(heap, size, deltas, 0)
+    return left + d_left, right + d_right
+
+
 def line_search(
     w: ArrayLike,
     w_bar: ArrayLike,
@@ -26,6 +94,8 @@ def line_search(
     outputs_bar: ArrayLike,
     y: ArrayLike,
     cost: ArrayLike,
+    *,
+    check_input: bool = True,
 ) -> float:
     r"""Exact minimizer over :math:`\delta \ge 0` of :math:`f(w + \delta(\bar w - w))` (Table 3).
 
@@ -47,6 +117,10 @@ def line_search(
         Labels in {-1, +1}.
     cost : array-like of shape (n_samples,)
         Non-negative per-sample costs :math:`c_i`.
+    check_input : bool, default=True
+        Validate the arguments. ``False`` is for solvers calling it in a loop on
+        validated data: float64 vectors of matching lengths, ``y`` in {-1, +1},
+        ``cost >= 0``, ``lam`` a float or a float64 vector.
 
     Returns
     -------
@@ -67,8 +141,9 @@ def line_search(
     leaving (:math:`\Delta_1`) or entering (:math:`\Delta_2`) the active set in
     non-decreasing order, stops at the first one where
     :math:`L + \delta_i(R - L) \ge 0`, and returns :math:`-L/(R - L)`. Here the
-    running sums are vectorized (prefix sums over the sorted breakpoints), which is
-    the same arithmetic. Cost :math:`O(n + m\log m)` for :math:`m` breakpoints.
+    breakpoints come off a heap (ties in index order), so the walk sorts only the
+    :math:`k` breakpoints it visits: cost :math:`O(n + m + k\log m)` for :math:`m`
+    breakpoints, the same arithmetic as a full sort and running sums.
 
     Guards the table lacks: the result is clipped at 0 (the problem is over
     :math:`\delta \ge 0`; a negative value only arises when :math:`\bar w - w` is not a
@@ -90,19 +165,22 @@ def line_search(
     >>> line_search(w, w_bar, 0.1, X @ w, X @ w_bar, y, np.ones(3))
     0.1...
     """
-    w = _vector(w, "w")
-    dim = w.shape[0]
-    w_bar = _vector(w_bar, "w_bar", dim)
-    lam = _check_lam(lam, dim)
-    o = _vector(outputs, "outputs")
-    n = o.shape[0]
-    o_bar = _vector(outputs_bar, "outputs_bar", n)
-    y = _vector(y, "y", n)
-    if not np.isin(y, (-1.0, 1.0)).all():
-        raise ValueError("y must hold only -1 and +1.")
-    cost = _vector(cost, "cost", n)
-    if (cost < 0).any():
-        raise ValueError("cost must be >= 0 in every entry.")
+    if check_input:
+        w = _vector(w, "w")
+        dim = w.shape[0]
+        w_bar = _vector(w_bar, "w_bar", dim)
+        lam = _check_lam(lam, dim)
+        o = _vector(outputs, "outputs")
+        n = o.shape[0]
+        o_bar = _vector(outputs_bar, "outputs_bar", n)
+        y = _vector(y, "y", n)
+        if not np.isin(y, (-1.0, 1.0)).all():
+            raise ValueError("y must hold only -1 and +1.")
+        cost = _vector(cost, "cost", n)
+        if (cost < 0).any():
+            raise ValueError("cost must be >= 0 in every entry.")
+    else:
+        o, o_bar = outputs, outputs_bar
 
     step = w_bar - w
     diff = o_bar - o
@@ -119,16 +197,10 @@ def line_search(
     idx = np.flatnonzero(leaving | entering)
     if idx.size:
         deltas = (y[idx] - o[idx]) / diff[idx]
-        order = np.argsort(deltas, kind="stable")
-        idx, deltas = idx[order], deltas[order]
         sign = np.where(entering[idx], 1.0, -1.0) * cost[idx]
-        d_left = np.concatenate(([0.0], np.cumsum(sign * (o[idx] - y[idx]) * diff[idx])))
-        d_right = np.concatenate(([0.0], np.cumsum(sign * (o_bar[idx] - y[idx]) * diff[idx])))
-        lefts = left + d_left[:-1]
-        rights = right + d_right[:-1]
-        stop = np.flatnonzero(lefts + deltas * (rights - lefts) >= 0.0)
-        k = stop[0] if stop.size else idx.size
-        left, right = left + d_left[k], right + d_right[k]
+        t_left = sign * (o[idx] - y[idx]) * diff[idx]
+        t_right = sign * (o_bar[idx] - y[idx]) * diff[idx]
+        left, right = _scan_breakpoints(deltas, t_left, t_right, left, right)
 
     curvature = right - left
     if curvature <= 0.0:

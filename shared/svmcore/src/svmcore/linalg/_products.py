@@ -31,7 +31,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import prange
 
-from ..numba_config import jit, jit_parallel, jit_scalar
+from ..numba_config import jit, jit_parallel, jit_scalar, jit_strict
 from ..typing import ArrayLike, MatrixLike
 from ..validation import check_float_array, check_indices
 
@@ -184,6 +184,74 @@ def _sum_pairs(buffers, xz, xcq):
         for j in range(xz.shape[0]):
             xz[j] += buffers[t, 0, j]
             xcq[j] += buffers[t, 1, j]
+
+
+@jit_strict
+def _pairwise_block(a, lo, n):
+    """numpy's ``pairwise_sum`` (``loops_utils.h``) of ``a[lo:lo + n]`` for ``n <= 128``:
+    a plain loop below 8 entries, else eight accumulators."""
+    if n < 8:
+        res = 0.0
+        for i in range(lo, lo + n):
+            res += a[i]
+        return res
+    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
+    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
+    i = lo + 8
+    stop = lo + n - n % 8
+    while i < stop:
+        r0 += a[i]
+        r1 += a[i + 1]
+        r2 += a[i + 2]
+        r3 += a[i + 3]
+        r4 += a[i + 4]
+        r5 += a[i + 5]
+        r6 += a[i + 6]
+        r7 += a[i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < lo + n:
+        res += a[i]
+        i += 1
+    return res
+
+
+@jit_strict
+def numpy_sum(a):
+    """``a.sum()`` of a contiguous float64 vector, bit for bit as numpy computes it.
+
+    For kernels that take over a loop numpy used to run: the same rounding keeps their
+    iterates identical to the numpy version's (tested against ``np.sum``). numpy halves
+    a run longer than 128 entries (the first half a multiple of 8 long) and adds the
+    halves' sums; this walks the same tree with an explicit stack (a recursive kernel
+    cannot be loaded from Numba's on-disk cache).
+    """
+    n = a.shape[0]
+    if n <= 128:
+        return 0.0 + _pairwise_block(a, 0, n)
+    # tasks: (lo, n) to sum, or (0, -1): replace the top two sums by their sum
+    task_lo = np.empty(192, dtype=np.int64)
+    task_n = np.empty(192, dtype=np.int64)
+    sums = np.empty(64)
+    task_lo[0], task_n[0] = 0, n
+    n_tasks, n_sums = 1, 0
+    while n_tasks:
+        n_tasks -= 1
+        lo, size = task_lo[n_tasks], task_n[n_tasks]
+        if size < 0:
+            n_sums -= 1
+            sums[n_sums - 1] = sums[n_sums - 1] + sums[n_sums]
+        elif size <= 128:
+            sums[n_sums] = _pairwise_block(a, lo, size)
+            n_sums += 1
+        else:
+            half = size // 2
+            half -= half % 8
+            task_lo[n_tasks], task_n[n_tasks] = 0, -1
+            task_lo[n_tasks + 1], task_n[n_tasks + 1] = lo + half, size - half
+            task_lo[n_tasks + 2], task_n[n_tasks + 2] = lo, half
+            n_tasks += 3
+    return 0.0 + sums[0]
 
 
 def _unsigned(index):

@@ -241,7 +241,8 @@ def _check_weights(sample_weight, y):
     sw = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     if sw.shape != (n,) or not np.isfinite(sw).all() or (sw < 0).any():
         raise ValueError(f"sample_weight must be {n} finite non-negative numbers.")
-    if np.unique(y[sw > 0]).size < 2:
+    held = y[sw > 0]  # y is already checked to be in {-1, +1}
+    if not ((held > 0).any() and (held < 0).any()):
         raise ValueError("y must contain both -1 and +1 among the samples with positive weight.")
     return sw
 
@@ -261,7 +262,7 @@ def _feasible_dual(alpha, y, X):
 def _certify(scores, w, y, sw, C, a, b_now, Xc):
     """One certificate: the exact primal at ``(w, b*(w))`` from the scores ``X_c w``, the
     exact bias ``b*(w)``, the duals ``a`` made feasible and their dual objective."""
-    b = optimal_intercept(scores, y, sw, b0=b_now)
+    b = optimal_intercept(scores, y, sw, b0=b_now, check_input=False)
     primal = 0.5 * float(w @ w) + C * float(sw @ np.maximum(0.0, 1.0 - y * (scores + b)))
     feasible, dual = _feasible_dual(a, y, Xc)
     return primal, b, feasible, dual
