@@ -9,6 +9,7 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
+from sklearn.datasets import make_friedman1
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
 from sklearn.svm import SVC, SVR
@@ -193,6 +194,7 @@ def test_row_column_with_coarse_start_reaches_full_lp(kernel, seed):
         max_add_columns=3,
         coarsen=3,
         min_level=40,
+        interior=False,  # the simplex rounds from the start (the interior start: below)
     )
     assert res.converged
     assert {h["n_samples"] for h in res.history} == {44, 133, 400}  # three levels
@@ -200,6 +202,31 @@ def test_row_column_with_coarse_start_reaches_full_lp(kernel, seed):
     assert res.objective == pytest.approx(ref.objective, rel=1e-6)
     check_full_kkt(full_kernel(X), d, cost, eps, res.alpha, res.b, res.mu, res.nu)
     assert max(res.kkt["dual"], res.kkt["complementarity"]) < 1e-6
+
+
+@pytest.mark.parametrize("data", ["friedman5", "friedman10", "sinc"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_row_column_interior_point_start_reaches_full_lp(data, seed):
+    """The interior-point start (default when d > 1) ends at the full LP's optimum."""
+    params, full_kernel = KERNELS["rbf"]
+    if data == "sinc":
+        X, d = sinc_data(500, seed)
+    else:
+        n_features = int(data[len("friedman") :])
+        X, d = make_friedman1(500, n_features=n_features, noise=0.5, random_state=seed)
+        X, d = (X - 0.5) * 2.0, d / 5.0
+    cost = np.full(d.size, 2.0)
+    eps = 0.1
+    ref = fit_lp_svr(X, d, cost, epsilon=eps, kernel_params=params, decomposition="none", n_jobs=1)
+    kw = dict(epsilon=eps, kernel_params=params, random_state=seed, n_jobs=1, coarsen=3)
+    res = fit_row_column(X, d, cost, interior=True, min_level=100, **kw)
+    assert res.converged
+    assert {h["n_samples"] for h in res.history} == {166, 500}  # a subsample level
+    assert res.objective == pytest.approx(ref.objective, rel=1e-6)
+    check_full_kkt(full_kernel(X), d, cost, eps, res.alpha, res.b, res.mu, res.nu)
+    assert max(res.kkt["dual"], res.kkt["complementarity"]) < 1e-6
+    simplex = fit_row_column(X, d, cost, interior=False, min_level=100, **kw)
+    assert simplex.objective == pytest.approx(res.objective, rel=1e-9)
 
 
 @pytest.mark.parametrize("columns_first", [True, False])

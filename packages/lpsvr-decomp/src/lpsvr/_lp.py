@@ -29,7 +29,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from svmcore.kernels import gram
-from svmcore.solvers import LinearProgram, solve_lp
+from svmcore.solvers import LinearProgram, LPBasis, SolverError, solve_lp
 
 __all__ = [
     "RowColumnLP",
@@ -300,6 +300,15 @@ class RowColumnLP:
         self.row_sample = np.zeros(0, dtype=np.intp)  # row samples R, in dual column order
         self.row_sign = np.zeros(0)
         self.lp = None  # built by the first add_rows (HiGHS needs a variable)
+        self.start_basis = None  # LPBasis for the next solve (set_start_basis)
+
+    def set_start_basis(self, col_status, row_status):
+        """Start the next solve from this basis (HiGHS coding, see :class:`LPBasis`).
+
+        ``col_status`` per ``pi_r`` (row order), ``row_status`` for the row
+        ``sum_r s_r pi_r = 0`` then one per column of P (column order).
+        """
+        self.start_basis = LPBasis(np.asarray(col_status, np.int8), np.asarray(row_status, np.int8))
 
     def _kernel(self, rows, cols):
         return gram(self.X[rows], self.X[cols], **self.kernel_params, n_jobs=self.n_jobs)
@@ -357,6 +366,17 @@ class RowColumnLP:
         Returns alpha on the columns, b, the row multipliers (>= 0), the
         optimum and the number of HiGHS iterations.
         """
-        res = self.lp.solve(time_limit=time_limit)
+        basis, self.start_basis = self.start_basis, None
+        if basis is None:
+            res = self.lp.solve(time_limit=time_limit)
+        else:
+            try:
+                res = self.lp.solve(basis, time_limit=time_limit)
+            except SolverError as err:
+                if err.status != "kNotset":
+                    raise
+                # HiGHS declined the guessed basis (e.g. numerically singular): solve cold
+                self.lp._highs.clearSolver()
+                res = self.lp.solve(time_limit=time_limit)
         pi = np.clip(res.x, 0.0, self.cost[self.row_sample])
         return res.row_duals_ub.copy(), float(res.row_duals_eq[0]), pi, -float(res.fun), res.n_iter

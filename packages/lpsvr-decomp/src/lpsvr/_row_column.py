@@ -17,6 +17,7 @@ from sklearn.exceptions import ConvergenceWarning
 from svmcore.kernels import gram, kernel_matvec
 from svmcore.solvers import TimeBudget
 
+from ._interior import basis_guess, interior_point
 from ._lp import RowColumnLP
 from ._result import _result, _result_at, _sample_multipliers
 from ._samples import as_samples, merge_top, top_of_block, total
@@ -112,6 +113,91 @@ def _full_pricing(samples, g_all, beta, beta_g, in_cols, tol, k, kernel_params, 
     return g_all, merge_top([p["top"] for p in parts], k)[0]
 
 
+def _interior_sets(
+    samples,
+    cols,
+    row_samples,
+    row_signs,
+    *,
+    epsilon,
+    kernel_params,
+    n_jobs,
+    budget,
+    tol,
+    screen,
+    max_rounds,
+    max_add,
+    drop=0.1,
+):
+    """Grow P and R by the KKT check at interior-point solutions; a starting basis for HiGHS.
+
+    Each round solves the LP over (P, R) approximately (:func:`lpsvr._interior.interior_point`,
+    relative gap ``tol``), then adds the rows outside R that its f violates by more than
+    ``screen`` and the ``max_add`` columns outside P with the largest ``|g_i| - 1 > screen``
+    (at most ``max_rounds`` rounds). Returns ``(cols, row_samples, row_signs, basis)``:
+    ``basis`` the :func:`~lpsvr._interior.basis_guess` of the last point, extended by the
+    rows and columns added after it (new ``pi_r`` nonbasic at 0, new ranged rows basic),
+    or None when no point was computed. Only a start: the exact rounds decide.
+    """
+    N = samples.n
+    X, d, cost = samples.X, samples.d, samples.cost
+    in_cols = np.zeros(N, dtype=bool)
+    in_cols[cols] = True
+    in_rows = np.zeros((N, 2), dtype=bool)
+    in_rows[row_samples, (row_signs > 0).astype(np.intp)] = True
+    basis = None
+    for _ in range(max_rounds):
+        if budget.expired():
+            break
+        u = cost[row_samples]
+        G = gram(X[cols], X[row_samples], **kernel_params, n_jobs=n_jobs) * row_signs
+        point = interior_point(G, row_signs, epsilon + row_signs * d[row_samples], u, tol=tol)
+        if point is None:
+            break
+        basis = basis_guess(point, u)
+        alpha, b = point["y"][1:], float(point["y"][0])
+        outputs = _Outputs(X[cols], alpha, b, kernel_params, n_jobs)
+        parts = samples.map(partial(_primal_block, outputs, epsilon, screen, False), in_rows)
+        side = np.concatenate([p["side"] for p in parts])
+        new_rows = np.concatenate([p["rows"] for p in parts])
+        pi = np.where(point["pi"] > 1e-9 * u, point["pi"], 0.0)
+        lo = row_signs < 0
+        beta = np.bincount(row_samples[lo], weights=pi[lo], minlength=N) - np.bincount(
+            row_samples[~lo], weights=pi[~lo], minlength=N
+        )
+        k = max(max_add, cols.size)
+        _, new_cols = _full_pricing(
+            samples, None, beta, None, in_cols, screen, k, kernel_params, n_jobs
+        )
+        new_cols = new_cols[:k]
+        # drop what the point shows inactive: columns with |g_i| well inside 1 (their
+        # ranged row basic) and rows well inside the tube (pi_r nonbasic at 0); the
+        # point stays optimal for the smaller LP and the basis keeps its size
+        g = point["w"] - 1.0
+        keep_c = (basis[1][1:] != 1) | (np.abs(g) >= 1.0 - drop)
+        slack = epsilon - row_signs * (outputs.f(X[row_samples]) - d[row_samples])
+        keep_r = (basis[0] != 0) | (slack <= drop * max(epsilon, 1e-3))
+        keep_c[np.argmax(np.abs(g))] = keep_r[np.argmin(slack)] = True  # never empty
+        cols, row_samples, row_signs = cols[keep_c], row_samples[keep_r], row_signs[keep_r]
+        in_cols[:] = False
+        in_cols[cols] = True
+        in_rows[:] = False
+        in_rows[row_samples, (row_signs > 0).astype(np.intp)] = True
+        basis = (basis[0][keep_r], np.r_[basis[1][:1], basis[1][1:][keep_c]])
+        if new_rows.size == 0 and new_cols.size == 0:
+            break
+        row_samples = np.r_[row_samples, new_rows]
+        row_signs = np.r_[row_signs, 2.0 * side - 1.0]
+        in_rows[new_rows, side] = True
+        cols = np.r_[cols, new_cols]
+        in_cols[new_cols] = True
+        basis = (
+            np.r_[basis[0], np.zeros(new_rows.size, np.int8)],
+            np.r_[basis[1], np.ones(new_cols.size, np.int8)],
+        )
+    return cols, row_samples, row_signs, basis
+
+
 def fit_row_column(
     X,
     d,
@@ -131,6 +217,9 @@ def fit_row_column(
     max_add_columns=100,
     coarsen=4,
     min_level=500,
+    interior="auto",
+    interior_tol=1e-6,
+    interior_rounds=10,
 ):
     """Exact LP-SVR by separate row and column generation (not in the paper).
 
@@ -180,6 +269,9 @@ def fit_row_column(
         max_add_columns=max_add_columns,
         coarsen=coarsen,
         min_level=min_level,
+        interior=interior,
+        interior_tol=interior_tol,
+        interior_rounds=interior_rounds,
     )
     at = partial(_result_at, samples, epsilon, kernel_params=kernel_params, n_jobs=n_jobs, tol=tol)
     history = []
@@ -202,6 +294,25 @@ def fit_row_column(
         start = np.sort(rng.choice(N, size=min(B0, N), replace=False))
         row_samples = np.r_[start, start]
         row_signs = np.r_[-np.ones(start.size), np.ones(start.size)]
+    basis = None
+    if interior == "auto":  # dense LPs: d > 1 (hundreds of nonzero coefficients), N >= 1000
+        interior = N >= 1000 and samples.X[np.zeros(1, dtype=np.intp)].shape[1] > 1
+    kw["interior"] = interior
+    if interior:
+        start, row_samples, row_signs, basis = _interior_sets(
+            samples,
+            start,
+            row_samples,
+            row_signs,
+            epsilon=epsilon,
+            kernel_params=kernel_params,
+            n_jobs=n_jobs,
+            budget=budget,
+            tol=interior_tol,
+            screen=max(tol, 1e-4),
+            max_rounds=interior_rounds,
+            max_add=max(max_add_columns, start.size),
+        )
     lp = RowColumnLP(
         samples.X, samples.d, samples.cost, epsilon, kernel_params, n_jobs=n_jobs, lp_tol=lp_tol
     )
@@ -211,6 +322,8 @@ def fit_row_column(
     in_cols[start] = True
     lp.add_rows(row_samples, row_signs)
     in_rows[row_samples, (row_signs > 0).astype(np.intp)] = True
+    if basis is not None:
+        lp.set_start_basis(*basis)
     converged = False
     g_all = None  # g = K beta_g on all N samples, updated by changes of beta
     beta_g = np.zeros(N)
