@@ -104,3 +104,38 @@ def test_numpy_path_never_imports_dask():
         "assert 'dask' not in sys.modules, 'dask imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    n=st.integers(2, 80),
+    m=st.integers(1, 4),
+    chunk=st.integers(1, 30),
+    sparse=st.booleans(),
+    weighted=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
+def test_cluster_sums_cache_equals_full_sums_bit_for_bit(n, m, chunk, sparse, weighted, seed):
+    """ClusterSums after successive splits: the sums cluster_sums computes from scratch."""
+    from aid_core import ClusterSums
+    from svmcore.clustering import Clusters
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, m))
+    if sparse:
+        X = sp.csr_matrix(np.where(rng.random((n, m)) < 0.5, 0.0, X))
+    y = rng.normal(size=n)
+    w = rng.random(n) + 0.1 if weighted else None
+    for src in _sources(X, y, w, chunk):
+        cache = ClusterSums()
+        clusters = Clusters(rng.integers(0, 3, n))
+        for _ in range(3):
+            got = cache(src, clusters)
+            full = cluster_sums(src, clusters.labels, clusters.n_clusters)
+            for a, b in zip(got, full, strict=True):
+                assert sp.issparse(a) == sp.issparse(b)
+                a, b = (v.toarray() if sp.issparse(v) else v for v in (a, b))
+                np.testing.assert_array_equal(a, b)
+            assert cache(src, clusters) is got  # the same partition is not summed again
+            some = rng.choice(clusters.n_clusters, size=1 + clusters.n_clusters // 2)
+            clusters, _ = clusters.split(rng.integers(0, 2, n), clusters=np.unique(some))

@@ -19,10 +19,10 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from aid_core import (
     AggregatedSolution,
     AIDProblem,
+    ClusterSums,
     DaskSource,
     Evaluation,
     as_data_source,
-    cluster_sums,
 )
 from svmcore.chunked import is_dask_collection
 from svmcore.clustering import Clusters, kmeans_one_iteration
@@ -64,6 +64,7 @@ class _LADProblem(AIDProblem):
         self.lp_method = est.lp_method
         if self.lp_method == "auto":
             self.lp_method = "fn"
+        self.sums = ClusterSums()  # the contract's one cache: the last partition's sums
 
     def initial_clusters(self, data, random_state):
         est, n = self.est, data.n_samples
@@ -95,7 +96,7 @@ class _LADProblem(AIDProblem):
 
     def aggregate(self, data, clusters):
         # Zero-weight samples are dropped in fit, so every cluster has w_sum > 0.
-        X_sum, y_sum, w_sum = cluster_sums(data, clusters.labels, clusters.n_clusters)
+        X_sum, y_sum, w_sum = self.sums(data, clusters)
         inv = sp.diags(1.0 / w_sum)
         X_mean = (inv @ X_sum).tocsr() if sp.issparse(X_sum) else X_sum / w_sum[:, None]
         X = _with_intercept(X_mean, self.est.fit_intercept)

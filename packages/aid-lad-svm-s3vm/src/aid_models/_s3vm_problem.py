@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from aid_core import AggregatedSolution, AIDProblem, Evaluation, cluster_sums
+from aid_core import AggregatedSolution, AIDProblem, ClusterSums, Evaluation
 from svmcore.clustering import Clusters, kmeans_one_iteration
 
 from ._s3vm_miqp import solve_aggregated_miqp, weighted_svm_qp
@@ -76,6 +76,7 @@ class _S3VMProblem(AIDProblem):
         self.balance = None
         self.incumbent = None
         self.labeled_bound = None
+        self.sums = ClusterSums()  # the contract's one cache: the last partition's sums
 
     def initial_clusters(self, data, random_state):
         rng = np.random.default_rng(random_state)
@@ -121,7 +122,7 @@ class _S3VMProblem(AIDProblem):
         return Clusters(labels)
 
     def aggregate(self, data, clusters):
-        X_sum, y_sum, size = cluster_sums(data, clusters.labels, clusters.n_clusters)
+        X_sum, y_sum, size = self.sums(data, clusters)
         X_mean = np.asarray(X_sum, dtype=np.float64) / size[:, None]
         # Clusters never mix groups, so the mean label is exactly -1, 0 (unlabeled) or +1.
         sign = np.rint(y_sum / size).astype(np.int8)

@@ -18,8 +18,8 @@ from sklearn.exceptions import ConvergenceWarning
 from aid_core import (
     AggregatedSolution,
     AIDProblem,
+    ClusterSums,
     Evaluation,
-    cluster_sums,
 )
 from svmcore.clustering import Clusters, kmeans_one_iteration
 from svmcore.kernels import kernel_matvec
@@ -105,6 +105,7 @@ class _SVCProblem(AIDProblem):
         self.gamma = gamma
         self.seed = seed
         self.linear = kernel_params is None
+        self.sums = ClusterSums()  # the contract's one cache: the last partition's sums
 
     # -- initial clusters (sec. 4): hyperplane from a sample, 1-D k-means per class ----
     def initial_clusters(self, data, random_state):
@@ -173,7 +174,7 @@ class _SVCProblem(AIDProblem):
     # -- aggregation -------------------------------------------------------------------
     def aggregate(self, data, clusters):
         K = clusters.n_clusters
-        X_sum, y_sum, W = cluster_sums(data, clusters.labels, K)
+        X_sum, y_sum, W = self.sums(data, clusters)
         y_k = np.sign(y_sum)  # clusters are label-pure, so the sign is the label
         agg = {"y": y_k, "W": W}
         if self.solver == "dcd":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -13,6 +14,10 @@ from ._label_passes import split_by_key
 from ._sums import group_sums
 
 __all__ = ["Clusters"]
+
+
+#: Identities of partitions, so that a cache of per-cluster results can tell its own.
+_TOKENS = itertools.count()
 
 
 def _as_labels(labels, name):
@@ -65,6 +70,14 @@ class Clusters:
         Number of samples ``n``.
     sizes : ndarray of shape (n_clusters,), int64
         ``|C_k|`` (all positive).
+    token : int
+        This partition's identity (unique in the process).
+    parent_token : int or None
+        The ``token`` of the partition :meth:`split` made this one from, else None.
+    changed : ndarray of int64 or None
+        With ``parent_token``: the clusters whose members differ from the parent's
+        cluster of the same id (the ids that split, and every new id); any other
+        cluster has exactly its parent's members.
 
     Notes
     -----
@@ -91,6 +104,9 @@ class Clusters:
         self.n_samples = labels.size
         self.sizes = sizes.astype(np.int64, copy=False)
         self.sizes.flags.writeable = False
+        self.token = next(_TOKENS)
+        self.parent_token: int | None = None
+        self.changed: np.ndarray | None = None
         self._order: np.ndarray | None = None
         self._starts = np.zeros(0, dtype=np.intp)
 
@@ -204,7 +220,7 @@ class Clusters:
             allowed[clusters] = True
         if K * n_keys <= 4 * key.size + 1024:  # the usual case: one Numba pass each way
             labels, split = split_by_key(self.labels, key, allowed, K, n_keys)
-            return Clusters(labels), split
+            return self._child(labels, split), split
         key = np.where(allowed[self.labels], key, 0)
         code = self.labels * n_keys + key
         present, inverse = np.unique(code, return_inverse=True)
@@ -213,4 +229,11 @@ class Clusters:
         new_id = np.where(first, row, K + np.cumsum(~first) - 1)
         labels = new_id[inverse]
         split = np.unique(row[~first])
-        return Clusters(labels), split
+        return self._child(labels, split), split
+
+    def _child(self, labels, split):
+        """The partition split from this one, knowing which clusters changed."""
+        new = Clusters(labels)
+        new.parent_token = self.token
+        new.changed = np.concatenate([split, np.arange(self.n_clusters, new.n_clusters)])
+        return new
