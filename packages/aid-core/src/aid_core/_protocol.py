@@ -146,7 +146,8 @@ class AIDProblem(ABC):
     condition holds or another stopping rule fires. Everything a step needs from the run
     comes in through its arguments (``solve`` gets a :class:`SolveContext`); a problem
     keeps no state between steps except a cache it documents (e.g. kernel columns of
-    clusters that were not split), which must not change any result, and what
+    clusters that were not split, or a :class:`aid_core.ClusterSums` holding the last
+    partition's sums), which must not change any result, and what
     ``initial_clusters`` computes once for the solves (a pilot solution from the sample
     it clusters), read-only afterwards.
     """
