@@ -37,6 +37,7 @@ from svmcore.validation import (
     validate_data,
 )
 
+from ._codes import residual_codes
 from ._common import (
     dask_input,
     initial_cluster_count,
@@ -49,10 +50,6 @@ from ._lad_ipm import lad_interior_point
 from ._lad_lp import _certified_bound, _with_intercept, lad_lp, lad_lp_sifting, split_basis
 
 __all__ = ["AIDLADRegressor", "auto_lad_rate"]
-
-# Residuals this small relative to |y_i| + |x_i beta| are zero up to round-off: such a
-# sample lies on the hyperplane and fits Prop 1 on either side.
-_ZERO_RTOL = 1e-9
 
 
 class _LADProblem(AIDProblem):
@@ -164,11 +161,7 @@ class _LADProblem(AIDProblem):
         def residual(block):
             # Per row one byte (sign of r, and whether r is zero up to round-off) and per
             # block one partial sum: what travels back from a Dask worker.
-            pred = self._predict(block.X, beta)
-            r = block.y - pred
-            free = np.abs(r) <= _ZERO_RTOL * (np.abs(block.y) + np.abs(pred))
-            code = (r > 0).astype(np.int8) + 2 * free.astype(np.int8)
-            return code, float(block.weights @ np.abs(r))
+            return residual_codes(block.y, self._predict(block.X, beta), block.weights)
 
         parts = data.map_blocks(residual)
         code = np.concatenate([c for c, _ in parts])

@@ -32,14 +32,12 @@ from svmcore.solvers import (
     solve_qp,
 )
 
+from ._codes import margin_codes
 from ._common import initial_cluster_count, sample_rows
 from ._svc_bound import aggregated_dual_bound
 
 __all__: list[str] = []
 
-# A margin value 1 - y_i f(x_i) this small relative to 1 + |f(x_i)| is zero up to
-# round-off: the sample sits on the margin and fits Prop 3 on either side.
-_ZERO_RTOL = 1e-9
 # The aggregated solver's tolerance is tightened (x 0.1) until its own duality gap is
 # below the target (_inner_target), at least this fraction of gap_tol, and the tolerance
 # never goes below _MIN_SOLVER_TOL.
@@ -444,13 +442,13 @@ class _SVCProblem(AIDProblem):
         p, C = solution.params, self.est.C
         if "KM" in p:
             scores = p["KM"] @ p["v"] + p["b"]
-            parts = [_margin_code(scores, data.targets(), data.weights())]
+            parts = [margin_codes(scores, data.targets(), data.weights())]
             norm2 = p["norm2"]
         else:
             w, b = p["w"], p["b"]
             # Per row one byte and per block two partial sums travel back from a worker.
             parts = data.map_blocks(
-                lambda blk: _margin_code(np.asarray(blk.X @ w).ravel() + b, blk.y, blk.weights)
+                lambda blk: margin_codes(np.asarray(blk.X @ w).ravel() + b, blk.y, blk.weights)
             )
             norm2 = float(w @ w)
         code = np.concatenate([c for c, _, _ in parts])
@@ -462,15 +460,6 @@ class _SVCProblem(AIDProblem):
             free=code >= 2,
             score=float(correct) / code.size,
         )
-
-
-def _margin_code(scores, y, s):
-    """``(code, sum s_i hinge_i, correct)``: code bit 0 = margin > 0, bit 1 = on the margin."""
-    margin = 1.0 - y * scores
-    free = np.abs(margin) <= _ZERO_RTOL * (1.0 + np.abs(scores))
-    code = (margin > 0).astype(np.int8) + 2 * free.astype(np.int8)
-    correct = int(np.count_nonzero(np.where(scores > 0, 1.0, -1.0) == y))
-    return code, float(s @ np.maximum(margin, 0.0)), correct
 
 
 def _gap(res):
