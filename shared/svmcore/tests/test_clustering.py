@@ -363,3 +363,15 @@ def test_group_sums_equal_naive_weighted_sums(dtype, order, weighted):
 def test_group_sums_rejects_bad_labels_and_weights(labels, weights, match):
     with pytest.raises(ValueError, match=match):
         group_sums(np.ones((3, 2)), labels, 3, weights)
+
+
+def test_group_sums_skip_negative_equals_the_subset_bit_for_bit():
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(500, 6))
+    labels = rng.integers(-1, 9, 500)
+    w = rng.uniform(0.5, 2.0, 500)
+    keep = labels >= 0
+    got = group_sums(X, labels, 9, w, skip_negative=True)
+    np.testing.assert_array_equal(got, group_sums(X[keep], labels[keep], 9, w[keep]))
+    with pytest.raises(ValueError, match=r"\[0, 9\)"):
+        group_sums(X, labels, 9, w)  # -1 is an error unless skip_negative

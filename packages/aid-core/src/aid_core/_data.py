@@ -388,7 +388,15 @@ class ClusterSums:
         """``(X_sum, y_sum, weight_sum)`` of ``clusters`` over ``source``."""
         if self._sums is not None and clusters.token == self._token:
             return self._sums
-        if self._sums is None or clusters.parent_token != self._token:
+        # Re-summing the changed clusters pays when they are a minority (later
+        # iterations); early splits touch most clusters, and a full pass is cheaper.
+        changed = clusters.changed
+        if (
+            self._sums is None
+            or clusters.parent_token != self._token
+            or changed is None
+            or 2 * changed.size > clusters.n_clusters
+        ):
             sums = cluster_sums(source, clusters.labels, clusters.n_clusters, targets=self.targets)
         else:
             sums = self._update(source, clusters)
@@ -441,13 +449,28 @@ def _changed_sums(block: Block, position: np.ndarray, n_changed: int, targets: b
         m = block.X.shape[1]
         zeros = sp.csr_matrix((n_changed, m)) if sp.issparse(block.X) else np.zeros((n_changed, m))
         return zeros, np.zeros(n_changed) if targets else None, np.zeros(n_changed)
-    sub = Block(
-        block.start,
-        block.X[rows],
-        None if block.y is None else block.y[rows],
-        None if block.sample_weight is None else np.asarray(block.sample_weight)[rows],
-    )
-    return _block_sums(sub, position[rows], n_changed, targets)
+    if sp.issparse(block.X):
+        sub = Block(
+            block.start,
+            block.X[rows],
+            None if block.y is None else block.y[rows],
+            None if block.sample_weight is None else np.asarray(block.sample_weight)[rows],
+        )
+        return _block_sums(sub, position[rows], n_changed, targets)
+    # Dense rows are summed in place, skipping the others (no copy of the block); the
+    # 1-d sums take the selected entries. Each cluster's rows add up in row order, as
+    # in _block_sums.
+    w = block.weights
+    part = group_sums(block.X, position, n_changed, w, skip_negative=True, check_input=False)
+    labels, w = position[rows], w[rows]
+    y_part = None
+    if targets:
+        if block.y is None:
+            raise ValueError("cluster_sums(targets=True) needs a source with targets y.")
+        y_part = np.bincount(
+            labels, weights=w * block.y[rows].astype(np.float64), minlength=n_changed
+        )
+    return part, y_part, np.bincount(labels, weights=w, minlength=n_changed)
 
 
 def _block_sums(block: Block, labels: np.ndarray, n_clusters: int, targets: bool = True):
@@ -459,7 +482,7 @@ def _block_sums(block: Block, labels: np.ndarray, n_clusters: int, targets: bool
         S = sp.csr_matrix((w, (labels, np.arange(rows))), shape=(n_clusters, rows))
         part = S @ block.X
     else:  # one pass of a Numba kernel, 3-5x faster than the sparse product
-        part = group_sums(block.X, labels, n_clusters, w)
+        part = group_sums(block.X, labels, n_clusters, w, check_input=False)
     y_part = None
     if targets:
         if block.y is None:

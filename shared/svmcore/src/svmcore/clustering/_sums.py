@@ -17,13 +17,21 @@ def _add_rows(X, labels, weights, out):
     n, m = X.shape
     for i in range(n):
         k = labels[i]
+        if k < 0:  # a row left out (skip_negative)
+            continue
         wi = weights[i]
         for j in range(m):
             out[k, j] += wi * X[i, j]
 
 
 def group_sums(
-    X: ArrayLike, labels: ArrayLike, n_groups: int, weights: ArrayLike | None = None
+    X: ArrayLike,
+    labels: ArrayLike,
+    n_groups: int,
+    weights: ArrayLike | None = None,
+    *,
+    skip_negative: bool = False,
+    check_input: bool = True,
 ) -> np.ndarray:
     """Per-group weighted sums ``out[k] = sum_{i: labels_i = k} w_i x_i`` (float64).
 
@@ -41,6 +49,12 @@ def group_sums(
         Number of groups ``K`` (rows of the result); groups without rows sum to zero.
     weights : ndarray of shape (n_samples,) or None
         Row weights (unit if None).
+    skip_negative : bool, default=False
+        Whether a negative label leaves its row out (instead of being an error): sums
+        over a subset of the rows without copying them.
+    check_input : bool, default=True
+        Whether to check ``X`` for NaN/infinity and the labels' range (callers that
+        validated their data once skip a pass over it per call).
 
     Returns
     -------
@@ -54,14 +68,15 @@ def group_sums(
     >>> group_sums(np.arange(6.0).reshape(3, 2), np.array([1, 0, 1]), 2).tolist()
     [[2.0, 3.0], [4.0, 6.0]]
     """
-    X = check_float_array(np.asarray(X), "X", ndim=2)
+    X = check_float_array(np.asarray(X), "X", ndim=2) if check_input else np.asarray(X)
     labels = np.asarray(labels)
     if labels.shape != (X.shape[0],) or labels.dtype.kind not in "iu":
         raise ValueError(
             f"labels must be {X.shape[0]} integers, got {labels.dtype} of shape {labels.shape}."
         )
-    if labels.size and (labels.min() < 0 or labels.max() >= n_groups):
-        raise ValueError(f"labels must lie in [0, {n_groups}).")
+    low = -1 if skip_negative else 0
+    if check_input and labels.size and (labels.min() < low or labels.max() >= n_groups):
+        raise ValueError(f"labels must lie in [{low}, {n_groups}).")
     w = np.ones(X.shape[0]) if weights is None else np.asarray(weights, dtype=np.float64)
     if w.shape != (X.shape[0],):
         raise ValueError(f"weights must have shape ({X.shape[0]},), got {w.shape}.")
