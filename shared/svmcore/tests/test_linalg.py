@@ -525,6 +525,37 @@ def test_line_search_heap_walk_is_the_sorted_walk_bit_for_bit(seed, ties):
         assert _scan_breakpoints.py_func(deltas, t_left, t_right, left, right) == got
 
 
+def _line_search_numpy(w, w_bar, lam, o, o_bar, y, cost):
+    """Table 3 as numpy vector code (the version the Numba kernels replaced)."""
+    step, diff = w_bar - w, o_bar - o
+    active = y * o < 1.0
+    lc = cost * active
+    lam_step = lam * step
+    left = float(np.sum(w * lam_step)) + float(np.sum(lc * (o - y) * diff))
+    right = float(np.sum(w_bar * lam_step)) + float(np.sum(lc * (o_bar - y) * diff))
+    slope_sign = y * diff
+    entering = ~active & (slope_sign < 0)
+    idx = np.flatnonzero((active & (slope_sign > 0)) | entering)
+    if idx.size:
+        deltas = (y[idx] - o[idx]) / diff[idx]
+        sign = np.where(entering[idx], 1.0, -1.0) * cost[idx]
+        t_left = sign * (o[idx] - y[idx]) * diff[idx]
+        t_right = sign * (o_bar[idx] - y[idx]) * diff[idx]
+        left, right = _scan_by_sorting(deltas, t_left, t_right, left, right)
+    curvature = right - left
+    return 0.0 if curvature <= 0.0 else max(0.0, float(-left / curvature))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("vector_lam", [False, True])
+@pytest.mark.parametrize("n", [40, 3000])
+def test_line_search_is_the_numpy_version_bit_for_bit(seed, vector_lam, n):
+    case = list(_line_case(seed, n=n, vector_lam=vector_lam))
+    case[6][::5] = 0.0  # zero costs
+    got = line_search(*case)
+    assert np.float64(got).tobytes() == np.float64(_line_search_numpy(*case)).tobytes()
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_line_search_check_input_false_same_result(seed):
     case = _line_case(seed, n=400)

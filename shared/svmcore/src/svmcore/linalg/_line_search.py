@@ -10,6 +10,7 @@ from ..numba_config import jit_strict
 from ..typing import ArrayLike
 from ..validation import check_float_array
 from ._cgls import _check_lam
+from ._products import numpy_sum
 
 __all__ = ["line_search"]
 
@@ -86,6 +87,58 @@ def _scan_breakpoints(deltas, t_left, t_right, left, right):
     return left + d_left, right + d_right
 
 
+@jit_strict
+def _ray_pieces(w, w_bar, lam, o, o_bar, y, cost):
+    """Table 3's start on the ray from ``w`` to ``w_bar``: ``(L, R)`` of the first piece
+    and the breakpoints ``(deltas, t_left, t_right)`` in row order.
+
+    One pass over the rows with the arithmetic numpy's vector version did, element by
+    element in the same order (``lc (o - y) d``, ``sign (o - y) d``), and its sums by
+    :func:`numpy_sum`, so the values are the same to the bit.
+    """
+    dim = w.shape[0]
+    n = o.shape[0]
+    lam_w = np.empty(dim)
+    lam_w_bar = np.empty(dim)
+    for j in range(dim):
+        lam_step = lam[j] * (w_bar[j] - w[j])
+        lam_w[j] = w[j] * lam_step
+        lam_w_bar[j] = w_bar[j] * lam_step
+    loss_left = np.empty(n)
+    loss_right = np.empty(n)
+    kind = np.empty(n, dtype=np.int8)  # 1 entering, -1 leaving, 0 no breakpoint
+    m = 0
+    for i in range(n):
+        diff = o_bar[i] - o[i]
+        active = y[i] * o[i] < 1.0
+        lc = cost[i] * (1.0 if active else 0.0)
+        loss_left[i] = lc * (o[i] - y[i]) * diff
+        loss_right[i] = lc * (o_bar[i] - y[i]) * diff
+        slope_sign = y[i] * diff
+        kind[i] = 0
+        if active and slope_sign > 0:
+            kind[i] = -1
+            m += 1
+        elif not active and slope_sign < 0:
+            kind[i] = 1
+            m += 1
+    left = numpy_sum(lam_w) + numpy_sum(loss_left)
+    right = numpy_sum(lam_w_bar) + numpy_sum(loss_right)
+    deltas = np.empty(m)
+    t_left = np.empty(m)
+    t_right = np.empty(m)
+    k = 0
+    for i in range(n):
+        if kind[i] != 0:
+            diff = o_bar[i] - o[i]
+            deltas[k] = (y[i] - o[i]) / diff
+            sign = (1.0 if kind[i] > 0 else -1.0) * cost[i]
+            t_left[k] = sign * (o[i] - y[i]) * diff
+            t_right[k] = sign * (o_bar[i] - y[i]) * diff
+            k += 1
+    return left, right, deltas, t_left, t_right
+
+
 def line_search(
     w: ArrayLike,
     w_bar: ArrayLike,
@@ -143,7 +196,8 @@ def line_search(
     :math:`L + \delta_i(R - L) \ge 0`, and returns :math:`-L/(R - L)`. Here the
     breakpoints come off a heap (ties in index order), so the walk sorts only the
     :math:`k` breakpoints it visits: cost :math:`O(n + m + k\log m)` for :math:`m`
-    breakpoints, the same arithmetic as a full sort and running sums.
+    breakpoints, the same arithmetic as a full sort and running sums (both in Numba,
+    one pass over the rows, three temporaries of length :math:`n`).
 
     Guards the table lacks: the result is clipped at 0 (the problem is over
     :math:`\delta \ge 0`; a negative value only arises when :math:`\bar w - w` is not a
@@ -179,27 +233,13 @@ def line_search(
         cost = _vector(cost, "cost", n)
         if (cost < 0).any():
             raise ValueError("cost must be >= 0 in every entry.")
-    else:
-        o, o_bar = outputs, outputs_bar
+    else:  # the caller's arrays as they are (np.asarray: no copy)
+        w, w_bar, y, cost = np.asarray(w), np.asarray(w_bar), np.asarray(y), np.asarray(cost)
+        o, o_bar = np.asarray(outputs), np.asarray(outputs_bar)
 
-    step = w_bar - w
-    diff = o_bar - o
-    active = y * o < 1.0
-    lc = cost * active
-    # Sums of products, not ``@``: the BLAS's threaded dot is slow on a loaded machine.
-    lam_step = lam * step
-    left = float(np.sum(w * lam_step)) + float(np.sum(lc * (o - y) * diff))
-    right = float(np.sum(w_bar * lam_step)) + float(np.sum(lc * (o_bar - y) * diff))
-
-    slope_sign = y * diff
-    leaving = active & (slope_sign > 0)
-    entering = ~active & (slope_sign < 0)
-    idx = np.flatnonzero(leaving | entering)
-    if idx.size:
-        deltas = (y[idx] - o[idx]) / diff[idx]
-        sign = np.where(entering[idx], 1.0, -1.0) * cost[idx]
-        t_left = sign * (o[idx] - y[idx]) * diff[idx]
-        t_right = sign * (o_bar[idx] - y[idx]) * diff[idx]
+    lam_vec = np.full(w.shape[0], lam) if np.ndim(lam) == 0 else lam
+    left, right, deltas, t_left, t_right = _ray_pieces(w, w_bar, lam_vec, o, o_bar, y, cost)
+    if deltas.size:
         left, right = _scan_breakpoints(deltas, t_left, t_right, left, right)
 
     curvature = right - left

@@ -128,8 +128,8 @@ def optimal_intercept(
             raise ValueError(f"weights must have shape {scores.shape}, got {sw.shape}.")
         if not np.isfinite(sw).all() or (sw < 0).any():
             raise ValueError("weights must be finite and non-negative.")
-    else:
-        sw = weights
+    else:  # the caller's arrays as they are (np.asarray: no copy)
+        y, sw = np.asarray(y), np.asarray(weights)
     if b0 is not None:
         b0 = check_real(b0, "b0")
     keep = sw > 0
