@@ -235,9 +235,10 @@ class AESVC(ClassifierMixin, BaseEstimator):
     segregation), and only its representatives' rows and betas come back for the SVMs;
     a union of at least 10 000 of them is reduced by one more, weighted DeriveRS on the
     driver (a deviation: two levels of approximation). A chunk stopped by the
-    ``fallback_fraction`` probe sends all its rows (``fallback_`` when every chunk is); the 10 000-row floor applies to the whole data; every chunk's
-    shuffle starts from ``random_state``'s state; the cache is not used. The fitted
-    attributes are NumPy; ``predict`` and ``decision_function`` of a Dask array are lazy.
+    ``fallback_fraction`` probe sends all its rows (``fallback_`` when every chunk is);
+    the 10 000-row floor applies to the whole data; every chunk's shuffle starts from
+    ``random_state``'s state; the cache is not used. The fitted attributes are NumPy;
+    ``predict`` and ``decision_function`` of a Dask array are lazy.
 
     %(references)s
 

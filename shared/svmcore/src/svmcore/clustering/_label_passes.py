@@ -34,7 +34,7 @@ def _mixed(labels, key, ignore, n_groups, use_ignore):
 def mixed_groups(
     labels: np.ndarray, key: np.ndarray, n_groups: int, ignore: np.ndarray | None = None
 ) -> np.ndarray:
-    """Groups whose members (except the ignored ones) carry more than one key value.
+    """Find the groups whose members (except the ignored ones) carry more than one key.
 
     Parameters
     ----------
@@ -81,7 +81,7 @@ def _relabel(labels, key, allowed, n_keys, lookup, out):
 def split_by_key(
     labels: np.ndarray, key: np.ndarray, allowed: np.ndarray, n_groups: int, n_keys: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """New labels after splitting the allowed groups by ``key`` (in ``[0, n_keys)``).
+    """Split the allowed groups by ``key`` (in ``[0, n_keys)``): the new labels.
 
     A group keeps its id for its members with the smallest key; every further (group,
     key) pair gets the next new id ``n_groups, n_groups + 1, ...`` in (group, key) order.
