@@ -587,3 +587,21 @@ def test_power_of_two_scaling_leaves_ordinary_data_alone():
     X = np.random.default_rng(1).normal(size=(10, 3)) * 1e6
     Xs, k = power_of_two_scaling(X)
     assert k == 0 and Xs is X
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_column_power_of_two_scaling_is_exact_per_column(sparse):
+    from svmcore.linalg import column_power_of_two_scaling
+
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(30, 4)) * np.array([1e150, 1.0, 1e-150, 0.0])
+    Xin = sp.csr_matrix(X) if sparse else X
+    Xs, k = column_power_of_two_scaling(Xin)
+    dense = Xs.toarray() if sparse else Xs
+    assert k[1] == 0 and k[3] == 0 and k[0] > 400 and k[2] < -400
+    top = np.abs(dense[:, [0, 2]]).max(axis=0)
+    assert np.all((1.0 <= top) & (top < 2.0))
+    np.testing.assert_array_equal(np.ldexp(dense, k), X)  # exact, no rounding
+    ordinary = rng.normal(size=(5, 3))
+    same, zeros = column_power_of_two_scaling(ordinary)
+    assert same is ordinary and not zeros.any()

@@ -215,3 +215,39 @@ def test_fit_context_restores_the_estimator_when_fit_does_not_complete():
     assert not hasattr(fresh, "first_")  # an unfitted estimator stays unfitted
     with pytest.raises(ValueError, match="fail_at"):  # scikit-learn's validation still runs
         Toy(fail_at="x").fit([1.0])
+
+
+def test_feature_scale_guard_warns_at_fit_only():
+    # issue 19: columns 1e-150 and 1e150 apart: a regularized model cannot use the small
+    # one (MFN, TSVM and MFA fitted below the majority class, silently)
+    import warnings
+
+    from sklearn.base import BaseEstimator
+
+    from svmcore.validation import FeatureScaleWarning, validate_data
+
+    X = np.c_[np.ones(5), np.arange(5.0) * 1e-150]
+    est = BaseEstimator()
+    with pytest.warns(FeatureScaleWarning, match="StandardScaler"):
+        validate_data(est, X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        validate_data(est, X, reset=False)  # predict: no warning
+        validate_data(BaseEstimator(), X, check_scales=False)  # unregularized models
+        validate_data(BaseEstimator(), np.c_[np.ones(5), np.full(5, 1e-11)])  # within 1e12
+        validate_data(BaseEstimator(), np.c_[np.ones(5), np.zeros(5)])  # zero columns skip
+    Xs = sp.csr_matrix(X)
+    with pytest.warns(FeatureScaleWarning):
+        validate_data(BaseEstimator(), Xs, np.arange(5), accept_sparse="csr")
+
+
+def test_check_magnitude_low_and_float32_limits():
+    from svmcore.validation import check_magnitude
+
+    with pytest.raises(ValueError, match="below the .* Rescale X"):
+        check_magnitude(np.full((3, 2), 1e-20), "X", "Est", low=1e-10)
+    check_magnitude(np.zeros((3, 2)), "X", "Est", low=1e-10)  # all zero: nothing to rescale
+    # float32: a row's squared norm must stay finite in float32 (about 1.3e19 for 2 columns)
+    with pytest.raises(ValueError, match="magnitude"):
+        check_magnitude(np.full((3, 2), 1e37, dtype=np.float32), "X", "Est")
+    check_magnitude(np.full((3, 2), 1e37), "X", "Est", limit=1e300)

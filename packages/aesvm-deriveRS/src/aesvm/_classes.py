@@ -23,6 +23,7 @@ from svmcore.validation import (
     StrOptions,
     check_classification_targets,
     check_is_fitted,
+    check_magnitude,
     check_sample_weight,
     fit_context,
     validate_data,
@@ -397,6 +398,8 @@ class AESVC(ClassifierMixin, BaseEstimator):
         self.classes_, y_enc = np.unique(y, return_inverse=True)
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         self._check_classes(np.unique(y_enc[sw > 0]))
+        if self.kernel != "rbf":  # k(x, x) = ||x||^2 (or its power) must stay finite
+            check_magnitude(X, "X", "AESVC")
         self._gamma = 1.0 if self.kernel == "linear" else resolve_gamma(self.gamma, X)
         self.epsilon_ = self._epsilon(lambda: np.mean(kernel_diag(X, **self._kernel_params())))
         result, self.representatives_reused_, self.derive_time_ = cached_representatives(

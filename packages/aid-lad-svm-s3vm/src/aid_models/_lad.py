@@ -26,6 +26,7 @@ from aid_core import (
 )
 from svmcore.chunked import is_dask_collection
 from svmcore.clustering import Clusters, kmeans_one_iteration
+from svmcore.linalg import column_power_of_two_scaling
 from svmcore.typing import ArrayLike, DaskArray, MatrixLike, RandomStateLike
 from svmcore.validation import (
     Interval,
@@ -372,18 +373,29 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
         self : AIDLADRegressor
             The fitted estimator.
         """
+        exponents = None
         if is_dask_collection(X):
             X, y, sw, _, _ = dask_input(self, X, y, sample_weight)
             data = DaskSource(X, y, sw)
         else:
+            # LAD has no penalty: its optimum does not depend on the features' scales
             X, y = validate_data(
-                self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], y_numeric=True
+                self,
+                X,
+                y,
+                accept_sparse="csr",
+                dtype=[np.float64, np.float32],
+                y_numeric=True,
+                check_scales=False,
             )
             y = np.asarray(y, dtype=np.float64)
             sw = check_sample_weight(sample_weight, X, dtype=np.float64)
             keep = sw > 0
             if not keep.all():
                 X, y, sw = X[keep], y[keep], sw[keep]
+            # and exact power-of-two column scaling leaves the residuals unchanged: the
+            # LP solvers then never see entries beyond 2^+-32 (HiGHS rejects 1e15)
+            X, exponents = column_power_of_two_scaling(X)
             unit = (sw == 1).all()
             data = as_data_source(X, y, None if unit else sw, block_size=self.block_size)
         n, m = data.n_samples, data.n_features
@@ -396,7 +408,7 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
         seed = check_seed(self.random_state)
         result = run_estimator_aid(self, _LADProblem(self, m), data, seed)
         beta = result.solution.params
-        self.coef_ = beta[:m].copy()
+        self.coef_ = beta[:m].copy() if exponents is None else np.ldexp(beta[:m], -exponents)
         self.intercept_ = float(beta[m]) if self.fit_intercept else 0.0
         store_run(self, result, n)
         return self

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
 from collections.abc import Callable
@@ -35,6 +36,12 @@ from ._s3vm_split import lemma1_labels
 __all__ = ["AIDS3VMClassifier"]
 
 #: The one clock of a fit: its deadline, what each solve has left of it, and the AID loop's
+#: The window of M max|X|^2 in which the S3VM's solvers work (see ``fit``).
+_MAX_PENALTY = 1e18
+_MIN_PENALTY = 1e-12
+#: Largest |X| whatever M (svmcore.validation.check_magnitude's default).
+MAX_MAGNITUDE = 2.0**64
+
 #: ``time_limit`` and history times (seconds as a float). Tests replace it.
 _clock = time.perf_counter
 
@@ -263,7 +270,17 @@ class AIDS3VMClassifier(SemiSupervisedScoreMixin, ClassifierMixin, BaseEstimator
             The fitted estimator.
         """
         X, y = validate_data(self, X, y, dtype=[np.float64, np.float32])
-        check_magnitude(X, "X", "AIDS3VMClassifier")
+        # The QPs and MIQPs see penalties M max|X|^2 (weighted_svm_qp solves on unit-scale
+        # X): HiGHS fails beyond about 1e18 (kSolveError at 5e20), and below 1e-12 the
+        # solvers' absolute tolerances cannot tell the features from zero (at |X| = 1e-8,
+        # M = 5 the fit was 10x the constant model's objective). Issue 19.
+        check_magnitude(
+            X,
+            "X",
+            "AIDS3VMClassifier",
+            limit=min(MAX_MAGNITUDE, math.sqrt(_MAX_PENALTY / max(self.M_l, self.M_u))),
+            low=math.sqrt(_MIN_PENALTY / min(self.M_l, self.M_u)),
+        )
         classes, y_signed, unlabeled = split_semi_supervised(
             y, unlabeled_value=self.unlabeled_value, require_unlabeled=False
         )

@@ -70,6 +70,17 @@ def weighted_svm_qp(
     objective : float
         The objective evaluated at ``(w, b)`` with the hinge losses recomputed.
     """
+    X_orig, cost_orig = X, cost
+    # HiGHS's QP fails numerically on constraint coefficients far from 1 (kSolveError on
+    # labeled points of magnitude 1e4, issue 19), not on large costs: solve the same
+    # problem on X 2^-k with costs c 2^(2k) (objective times 2^(2k), w = w' 2^-k; exact in
+    # binary) whenever the entries leave [2^-8, 2^8].
+    k = _unit_exponent(X)
+    if k:
+        X = np.ldexp(np.asarray(X, dtype=np.float64), -k)
+        cost = np.ldexp(np.asarray(cost, dtype=np.float64), 2 * k)
+        if balance is not None:
+            balance = (np.ldexp(np.asarray(balance[0], dtype=np.float64), -k), balance[1])
     K, m = X.shape
     y = np.asarray(y, dtype=np.float64)
     n_var = m + 1 + K
@@ -98,8 +109,16 @@ def weighted_svm_qp(
     res = solve_qp(
         Q, c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=(lb, ub), time_limit=time_limit
     )
-    w, b = res.x[:m].copy(), float(res.x[m])
-    return w, b, aggregated_objective(w, b, X, y, cost)
+    w, b = np.ldexp(res.x[:m], -k), float(res.x[m])
+    return w, b, aggregated_objective(w, b, X_orig, y, cost_orig)
+
+
+def _unit_exponent(X):
+    """The binary exponent of ``max |X|`` when it lies outside [2^-8, 2^8], else 0."""
+    top = float(np.max(np.abs(X), initial=0.0)) if np.size(X) else 0.0
+    if top == 0.0 or 2.0**-8 <= top <= 2.0**8:
+        return 0
+    return math.frexp(top)[1] - 1
 
 
 def aggregated_objective(w, b, X, y, cost):

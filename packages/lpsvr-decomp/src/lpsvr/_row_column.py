@@ -147,7 +147,9 @@ def _interior_sets(
     in_rows[row_samples, (row_signs > 0).astype(np.intp)] = True
     basis = None
     for _ in range(max_rounds):
-        if budget.expired():
+        # no start to guess from an empty set (a single positive in 2002 rows left the
+        # initial rows empty and gram failed with "Y is empty"; issue 19)
+        if budget.expired() or cols.size == 0 or row_samples.size == 0:
             break
         u = cost[row_samples]
         G = gram(X[cols], X[row_samples], **kernel_params, n_jobs=n_jobs) * row_signs
@@ -288,6 +290,8 @@ def fit_row_column(
         if start.size == 0:
             start = sub[:1]
         lo, hi = sub[coarse.mu > 0.0], sub[coarse.nu > 0.0]
+        if lo.size + hi.size == 0:  # no active row at the coarse level (one positive
+            lo = hi = start  # in 2002 rows, issue 19): start from the columns' rows
         row_samples = np.r_[lo, hi]
         row_signs = np.r_[-np.ones(lo.size), np.ones(hi.size)]
     else:

@@ -6,19 +6,21 @@
   :func:`kth_smallest_inplace` is the jitted one for Numba callers.
 - :func:`matvec_rows`, :func:`rmatvec_rows`, :class:`RowProducts`: Numba products
   ``X_J v`` and ``X_J^T u`` for dense and CSR ``X`` without copying ``X_J``.
-- :func:`power_of_two_scaling`: exact rescaling of data whose scale would overflow.
+- :func:`power_of_two_scaling`: exact rescaling of data whose scale would overflow;
+  :func:`column_power_of_two_scaling` the same column by column (unregularized models).
 """
 
 from ._cgls import CGLSResult, cgls, jacobi_preconditioner
 from ._line_search import line_search
 from ._products import RowProducts, matvec_rows, rmatvec_rows
-from ._scaling import power_of_two_scaling
+from ._scaling import column_power_of_two_scaling, power_of_two_scaling
 from ._select import kth_smallest, kth_smallest_inplace, select
 
 __all__ = [
     "CGLSResult",
     "RowProducts",
     "cgls",
+    "column_power_of_two_scaling",
     "jacobi_preconditioner",
     "kth_smallest",
     "kth_smallest_inplace",

@@ -26,7 +26,7 @@ from scipy.optimize import lsq_linear
 from sklearn.svm import SVC, LinearSVC
 
 from ..typing import ArrayLike, MatrixLike, RandomStateLike
-from ..validation import check_float_array, check_real, check_sample_weight
+from ..validation import check_float_array, check_magnitude, check_real, check_sample_weight
 from ._hinge import _check_labels, optimal_intercept
 
 __all__ = ["WeightedSVMResult", "fit_weighted_svm"]
@@ -291,6 +291,8 @@ def fit_weighted_svm(
     y = _check_labels(y, n)
     C = check_real(C, "C", low=0.0, low_closed=False)
     _check_options(kernel, solver, gamma, degree, coef0, tol, max_iter, intercept_scaling)
+    if kernel != "rbf":  # the linear and polynomial kernels square the data unscaled
+        check_magnitude(X, "X", f"libsvm/liblinear ({kernel} kernel)")
     check_real(margin_tol, "margin_tol", low=0.0)
     if not isinstance(compute_objective, (bool, np.bool_)):
         raise TypeError(f"compute_objective must be a bool, got {compute_objective!r}.")

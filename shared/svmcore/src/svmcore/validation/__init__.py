@@ -2,7 +2,7 @@
 semi-supervised labels."""
 
 from ._checks import check_float_array, check_indices, check_positive_int, check_real
-from ._magnitude import check_magnitude
+from ._magnitude import FeatureScaleWarning, check_magnitude, warn_feature_scales
 from ._random import check_generator, check_seed
 from ._semi import UNLABELED, from_svmlin_labels, split_semi_supervised, unlabeled_mask
 from ._sklearn import (
@@ -18,6 +18,7 @@ from ._sklearn import (
 )
 
 __all__ = [
+    "FeatureScaleWarning",
     "Hidden",
     "Interval",
     "Options",
@@ -38,4 +39,5 @@ __all__ = [
     "split_semi_supervised",
     "unlabeled_mask",
     "validate_data",
+    "warn_feature_scales",
 ]

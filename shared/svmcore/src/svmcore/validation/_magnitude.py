@@ -1,13 +1,26 @@
-"""A clear error for data whose magnitude the float range cannot carry through a solver."""
+"""A clear error for data whose magnitude the float range cannot carry through a solver,
+and a warning for features whose scales differ so much that a regularized model cannot
+use the small ones."""
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..typing import MatrixLike
 
-__all__ = ["check_magnitude"]
+__all__ = ["FeatureScaleWarning", "check_magnitude", "warn_feature_scales"]
+
+#: Columns whose largest magnitudes differ by more than this factor draw a
+#: :class:`FeatureScaleWarning` (see :func:`warn_feature_scales`).
+MAX_SCALE_RATIO = 1e12
+
+
+class FeatureScaleWarning(UserWarning):
+    """The features' scales differ so much that the model cannot use the small ones."""
+
 
 #: Entries up to this magnitude are accepted: their squares summed over a million rows and
 #: features stay finite in float64 (2^64 squared is 2^128, far below 2^1024), and so do the
@@ -16,7 +29,12 @@ MAX_MAGNITUDE = 2.0**64
 
 
 def check_magnitude(
-    values: MatrixLike, name: str, estimator: str, *, limit: float = MAX_MAGNITUDE
+    values: MatrixLike,
+    name: str,
+    estimator: str,
+    *,
+    limit: float = MAX_MAGNITUDE,
+    low: float = 0.0,
 ) -> None:
     """Raise a ``ValueError`` naming the cause when ``|values|`` exceeds ``limit``.
 
@@ -34,19 +52,93 @@ def check_magnitude(
     estimator : str
         The estimator's name in the message.
     limit : float, default=2.0**64
-        Largest magnitude accepted.
+        Largest magnitude accepted (for float32 data at most ``sqrt(float32 max /
+        n_features)``, so that a row's squared norm stays finite in float32).
+    low : float, default=0.0
+        Smallest accepted value of the largest magnitude (nonzero data whose entries
+        are all below it are rejected): for solvers whose absolute tolerances cannot
+        tell such data from zero.
 
     Raises
     ------
     ValueError
-        When an entry's magnitude exceeds ``limit``.
+        When an entry's magnitude exceeds ``limit``, or every entry is below ``low``.
     """
     data = values.data if sp.issparse(values) else np.asarray(values)
     top = float(np.max(np.abs(data), initial=0.0)) if data.size else 0.0
+    if np.issubdtype(data.dtype, np.floating):
+        # a row's squared norm must stay finite in the data's own dtype (float32: the
+        # kernels keep it; entries of 1e37 gave an infinite mean k(x, x) in AESVC)
+        width = values.shape[1] if len(values.shape) == 2 else 1
+        limit = min(limit, float(np.sqrt(np.finfo(data.dtype).max / max(width, 1))))
     if top > limit:
         raise ValueError(
             f"{name} has entries of magnitude up to {top:.3g}, beyond the {limit:.3g} that "
             f"{estimator}'s solvers carry through the float range (they square the data). "
             f"Rescale {name}, e.g. with sklearn.preprocessing.StandardScaler (for y: divide "
             "it by a constant and multiply the predictions back)."
+        )
+    if 0.0 < top < low:
+        raise ValueError(
+            f"{name} has entries of magnitude at most {top:.3g}, below the {low:.3g} that "
+            f"{estimator}'s solvers tell from zero (their tolerances are absolute). "
+            f"Rescale {name}, e.g. with sklearn.preprocessing.StandardScaler."
+        )
+
+
+def warn_feature_scales(X: MatrixLike, estimator: str, *, limit: float = MAX_SCALE_RATIO) -> None:
+    """Warn naming the cause when the columns of ``X`` differ in scale by more than ``limit``.
+
+    A regularized model (a penalty on ``||w||^2`` or ``||w||_1``, a kernel of distances)
+    is not invariant to the scale of a feature: a feature 1e-12 times smaller than the
+    others needs a weight 1e12 times larger, which the penalty forbids, so the fit
+    ignores it (at 1e-150 exactly), and one 1e12 times larger dominates every distance.
+    The fit is then the correct optimum of its objective and may still predict no better
+    than the majority class, silently. This warns instead, recommending a scaler.
+
+    Parameters
+    ----------
+    X : {ndarray, sparse matrix} of shape (n_samples, n_features)
+        Validated (finite) data.
+    estimator : str
+        The estimator's name in the message.
+    limit : float, default=1e12
+        Largest accepted ratio of the largest to the smallest column scale (the largest
+        magnitude in the column; all-zero columns are left out).
+
+    Warns
+    -----
+    FeatureScaleWarning
+        When the ratio exceeds ``limit``.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from svmcore.validation import FeatureScaleWarning, warn_feature_scales
+    >>> X = np.c_[np.ones(3), np.full(3, 1e-150)]
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_feature_scales(X, "MyEstimator")
+    >>> caught[0].category is FeatureScaleWarning
+    True
+    """
+    if X.shape[0] == 0 or X.shape[1] < 2:
+        return
+    if sp.issparse(X):
+        top = np.asarray(abs(X).max(axis=0).todense(), dtype=np.float64).ravel()
+    else:
+        top = np.max(np.abs(np.asarray(X, dtype=np.float64)), axis=0)
+    top = top[top > 0]
+    if top.size < 2:
+        return
+    hi, lo = float(top.max()), float(top.min())
+    if hi > limit * lo:
+        warnings.warn(
+            f"{estimator}: the features' scales (largest magnitude per column) range from "
+            f"{lo:.3g} to {hi:.3g}, a ratio beyond {limit:.0e}; the regularized model "
+            "cannot use the small-scale features, so it may predict no better than a "
+            "constant. Rescale X, e.g. with sklearn.preprocessing.StandardScaler.",
+            FeatureScaleWarning,
+            stacklevel=3,
         )

@@ -14,9 +14,11 @@ import numpy as np
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Hidden, Interval, Options, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted
+from sklearn.utils.validation import validate_data as _validate_data
 
 from ..typing import ArrayLike, MatrixLike
+from ._magnitude import warn_feature_scales
 
 __all__ = [
     "Hidden",
@@ -70,6 +72,48 @@ def fit_context(*, prefer_skip_nested_validation: bool) -> Callable[[_Fit], _Fit
         return cast(_Fit, atomic_fit)
 
     return decorator
+
+
+def validate_data(
+    _estimator: Any,
+    /,
+    X: Any = "no_validation",
+    y: Any = "no_validation",
+    reset: bool = True,
+    *,
+    check_scales: bool = True,
+    **check_params: Any,
+) -> Any:
+    """scikit-learn's ``validate_data``, plus the feature-scale guard at ``fit``.
+
+    Everything is passed to :func:`sklearn.utils.validation.validate_data`; with
+    ``reset=True`` (the call in ``fit``) and ``check_scales``, the validated ``X`` then
+    goes through :func:`warn_feature_scales` (a :class:`FeatureScaleWarning` when its
+    columns' scales differ by more than 1e12), once for every estimator of the monorepo.
+
+    Parameters
+    ----------
+    _estimator : estimator
+        The estimator (its ``n_features_in_`` and ``feature_names_in_``).
+    X, y, reset, **check_params
+        As scikit-learn's.
+    check_scales : bool, default=True
+        False for an estimator whose objective does not depend on the features' scales
+        (an unregularized one, e.g. least absolute deviations).
+
+    Returns
+    -------
+    object
+        What scikit-learn's returns: ``X``, ``y`` or ``(X, y)``, validated.
+    """
+    out = _validate_data(_estimator, X, y, reset, **check_params)
+    no_X = isinstance(X, str) and X == "no_validation"
+    if reset and check_scales and not no_X and not check_params.get("skip_check_array"):
+        no_y = y is None or (isinstance(y, str) and y == "no_validation")
+        X_valid = out if no_y else out[0]
+        if hasattr(X_valid, "shape") and len(X_valid.shape) == 2:
+            warn_feature_scales(X_valid, type(_estimator).__name__)
+    return out
 
 
 def check_sample_weight(
