@@ -8,18 +8,12 @@ on every draw (no fallback, groups of 30).
 """
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 
 from aesvm import AESVC
-from svmcore.testing.hostile import CASES, check_hostile_fit, hostile_data
+from svmcore.testing.hostile import CASES, check_hostile_fit, hostile_data, suite_settings
 
-SETTINGS = settings(
-    derandomize=True,
-    max_examples=2,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+SETTINGS = suite_settings()
 
 
 @pytest.mark.parametrize("kernel", ["rbf", "linear"])

@@ -8,18 +8,12 @@ S3VM solves one MIQP per iteration: it gets smaller draws and not the 1001-row i
 """
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 
 from aid_models import AIDSVC, AIDLADRegressor, AIDS3VMClassifier
-from svmcore.testing.hostile import CASES, check_hostile_fit, hostile_data
+from svmcore.testing.hostile import CASES, check_hostile_fit, hostile_data, suite_settings
 
-SETTINGS = settings(
-    derandomize=True,
-    max_examples=2,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+SETTINGS = suite_settings()
 
 
 @pytest.mark.parametrize("kernel", ["linear", "rbf"])

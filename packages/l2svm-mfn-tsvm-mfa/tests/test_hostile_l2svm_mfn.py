@@ -7,18 +7,12 @@ and locally; ``alpha`` is divided by the draw's ``penalty_scale`` (huge C).
 """
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 
 from l2svm_mfn import MFAClassifier, MFNClassifier, TSVMClassifier
-from svmcore.testing.hostile import CASES, check_hostile_fit, hostile_data
+from svmcore.testing.hostile import CASES, check_hostile_fit, hostile_data, suite_settings
 
-SETTINGS = settings(
-    derandomize=True,
-    max_examples=4,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+SETTINGS = suite_settings(4)
 #: The transduction is decided by the class-balance constraint (the labeled positive
 #: fraction), not by the data, when the positives are 1 or 1 in 1000.
 BALANCE_DECIDES = {"imbalance 1:1000", "single positive"}

@@ -10,18 +10,12 @@ the same draws in CI and locally; ``C`` is multiplied by the draw's ``penalty_sc
 """
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 
 from lpsvr import LPSVC, LPSVR
-from svmcore.testing.hostile import CASES, check_hostile_fit, hostile_data
+from svmcore.testing.hostile import CASES, check_hostile_fit, hostile_data, suite_settings
 
-SETTINGS = settings(
-    derandomize=True,
-    max_examples=2,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+SETTINGS = suite_settings()
 
 
 def _kkt_certified(est):

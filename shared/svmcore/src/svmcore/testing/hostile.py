@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from sklearn.exceptions import ConvergenceWarning
 
@@ -26,6 +27,7 @@ __all__ = [
     "WARNING_WORDS",
     "check_hostile_fit",
     "hostile_data",
+    "suite_settings",
 ]
 
 #: The hostile cases :func:`hostile_data` draws from (issue 19, part 1).
@@ -49,6 +51,19 @@ ERROR_WORDS = ("magnitude", "scale", "Rescale", "overflow", "sparse", "Sparse", 
 #: Words of which a warning that explains a poor model contains at least one (any
 #: ``ConvergenceWarning`` counts too).
 WARNING_WORDS = ("scale", "overflow", "converge", "singular", "ill-conditioned", "precision")
+
+
+def suite_settings(max_examples: int = 2) -> settings:
+    """The hypothesis settings of the packages' hostile-data suites: derandomized (the
+    same draws in CI and locally), ``max_examples`` draws per case, no deadline (fits
+    vary in time), no example database."""
+    return settings(
+        derandomize=True,
+        max_examples=max_examples,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
 
 
 class HostileData(NamedTuple):
