@@ -33,6 +33,8 @@ CASES = {
         "from svmcore.datasets import make_noisy_sinc; X, y = make_noisy_sinc(N, random_state=0)",
         "LPSVR(random_state=0)",
     ),
+    "LPSVC": ("X, y = _blobs(N)", "LPSVC(random_state=0)"),
+    "AIDS3VMClassifier": ("X, y = _semi(N)", "AIDS3VMClassifier(random_state=0)"),
 }
 
 PRELUDE = """
@@ -40,9 +42,9 @@ import json, sys, time
 import numpy as np
 import scipy.sparse as sp
 from aesvm import AESVC
-from aid_models import AIDLADRegressor, AIDSVC
+from aid_models import AIDLADRegressor, AIDS3VMClassifier, AIDSVC
 from l2svm_mfn import MFAClassifier, MFNClassifier, TSVMClassifier
-from lpsvr import LPSVR
+from lpsvr import LPSVC, LPSVR
 N = {n}
 
 def _blobs(n):
