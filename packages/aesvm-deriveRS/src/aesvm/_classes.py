@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import itertools
 import time
-import warnings
 from numbers import Integral, Real
 from typing import Self
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import ConvergenceWarning
 
 from svmcore.chunked import is_dask_collection
 from svmcore.docstrings import fill_doc
 from svmcore.kernels import kernel_diag, kernel_matvec, resolve_gamma
-from svmcore.reporting import History, TablePrinter
-from svmcore.solvers import TimeBudget, fit_weighted_svm
+from svmcore.solvers import TimeBudget
 from svmcore.typing import ArrayLike, DaskArray, MatrixLike, RandomStateLike
 from svmcore.validation import (
     Interval,
@@ -33,7 +30,7 @@ from ._cache import cached_representatives
 from ._dask import fit_dask, lazy_on_dask
 from ._derive import _check_derive_params
 from ._docs import DOCS
-from ._report import AESVC_TABLE
+from ._representative_svm import fit_on_representatives
 
 __all__ = ["AESVC"]
 
@@ -415,98 +412,9 @@ class AESVC(ClassifierMixin, BaseEstimator):
         rep, beta, fallback = result.indices, result.beta, result.fallback
         X_rep = X if fallback else X[rep]
         derive = {"n_samples": X.shape[0], "n_groups": result.n_groups}
-        return self._fit_representatives(
-            X_rep, rep, y_enc[rep], beta, fallback, derive, result.n_unprocessed
+        return fit_on_representatives(
+            self, X_rep, rep, y_enc[rep], beta, fallback, derive, result.n_unprocessed
         )
-
-    def _fit_representatives(
-        self, X_rep, rep, rep_labels, beta, fallback, derive=None, n_unprocessed=0
-    ):
-        """Train the pairwise weighted SVMs on the representatives and set the model.
-
-        ``X_rep`` holds the rows ``rep`` of the training data (in that order), with
-        labels ``rep_labels`` (indices into ``classes_``) and weights ``beta``; both the
-        in-memory and the Dask path end here, after setting ``derive_time_`` and
-        ``representatives_reused_``. ``derive``: ``n_samples`` and ``n_groups`` of the
-        DeriveRS record of ``history_`` (None: unknown). ``n_unprocessed``: the DeriveRS
-        groups ``time_limit`` left unreduced.
-        """
-        if n_unprocessed:
-            warnings.warn(
-                f"AESVC: DeriveRS stopped on time_limit={self.time_limit} s with "
-                f"{n_unprocessed} groups unprocessed; their samples are kept as they are "
-                f"({rep.size} representatives), so the SVM solves a less reduced problem "
-                "(a valid model; converged_ = False).",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
-        show = TablePrinter(AESVC_TABLE, enabled=bool(self.verbose))
-        self.history_ = History(table=AESVC_TABLE)
-        record = {
-            "phase": "derive",
-            "n_samples": None,
-            "n_groups": None,
-            **(derive or {}),
-            "n_representatives": int(rep.size),
-            "fallback": bool(fallback),
-            "reused": bool(self.representatives_reused_),
-            "time": self.derive_time_,
-        }
-        self.history_.append(record)
-        show(record)
-        self.fallback_ = fallback
-        self.representative_indices_ = rep
-        self.beta_ = beta
-        self.n_representatives_ = int(rep.size)
-        start = time.perf_counter()
-        pairs = list(itertools.combinations(range(self.classes_.size), 2))
-        coefs = np.zeros((len(pairs), rep.size))
-        intercepts, objectives, n_iters, converged = [], [], [], []
-        for k, (i, j) in enumerate(pairs):
-            pair_start = time.perf_counter()
-            mask = (rep_labels == i) | (rep_labels == j)
-            pos = np.flatnonzero(mask)
-            y_pair = np.where(rep_labels[pos] == j, 1.0, -1.0)
-            res = fit_weighted_svm(
-                X_rep if pos.size == rep.size else X_rep[pos],
-                y_pair,
-                beta[pos],
-                C=self.C,
-                **self._kernel_params(),
-                solver="libsvm",
-                tol=self.tol,
-                max_iter=self.max_iter,
-                cache_size=self.cache_size,
-                compute_objective=self.compute_objective,
-            )
-            coefs[k, pos] = y_pair * res.dual_coef
-            intercepts.append(res.intercept)
-            objectives.append(res.objective)
-            n_iters.append(res.n_iter)
-            converged.append(res.converged)
-            record = {
-                "phase": "svm",
-                "pair": tuple(self.classes_[[i, j]].tolist()),
-                "n_samples": int(pos.size),
-                "n_iter": int(res.n_iter),
-                "n_support": int(np.count_nonzero(res.dual_coef)),
-                "objective": float(res.objective),
-                "time": time.perf_counter() - pair_start,
-            }
-            self.history_.append(record)
-            show(record)
-        self.svm_time_ = time.perf_counter() - start
-        used = np.flatnonzero((coefs != 0).any(axis=0))
-        used = used[np.argsort(rep[used], kind="stable")]  # support_ in row order
-        self.support_ = rep[used]
-        self.support_vectors_ = X_rep[used]
-        self.dual_coef_ = coefs[:, used]
-        self.intercept_ = np.asarray(intercepts)
-        self.objective_ = np.asarray(objectives)
-        self.n_iter_ = np.asarray(n_iters, dtype=np.int64)
-        self.n_unprocessed_groups_ = int(n_unprocessed)
-        self.converged_ = n_unprocessed == 0 and all(converged)
-        return self
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

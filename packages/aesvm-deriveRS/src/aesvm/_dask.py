@@ -26,6 +26,7 @@ from svmcore.kernels import kernel_diag
 from svmcore.validation import check_classification_targets, check_is_fitted
 
 from ._derive import derive_rs, every_row
+from ._representative_svm import fit_on_representatives
 
 __all__ = ["MERGE_MIN_REPRESENTATIVES", "fit_dask", "lazy_on_dask"]
 
@@ -75,8 +76,8 @@ def fit_dask(est, X, y, sample_weight):
         X_rep, rep, labels, beta = _merge_level(est, params, X_rep, rep, labels, beta)
     est.derive_time_ = time.perf_counter() - start
     est.representatives_reused_ = False
-    return est._fit_representatives(
-        X_rep, rep, labels, beta, all(kept_all), derive={"n_samples": blocks.n_samples}
+    return fit_on_representatives(
+        est, X_rep, rep, labels, beta, all(kept_all), derive={"n_samples": blocks.n_samples}
     )
 
 
