@@ -37,7 +37,10 @@ CASES = {
 
 
 def _peak(make, X, y):
-    make().fit(X[:2000], y[:2000])  # compile first: Numba's own allocations are not ours
+    # Compile first, on the same data so that every kernel the traced fit runs is compiled
+    # (a smaller warm-up misses size-dependent paths, e.g. AID-LAD's k-means over more than
+    # 256 centres): Numba's own allocations on a cold cache are not the fit's.
+    make().fit(X, y)
     tracemalloc.start()
     try:
         tracemalloc.reset_peak()
