@@ -139,6 +139,7 @@ def test_cluster_sums_cache_equals_full_sums_bit_for_bit(n, m, chunk, sparse, we
                 a, b = (v.toarray() if sp.issparse(v) else v for v in (a, b))
                 np.testing.assert_array_equal(a, b)
             assert cache(src, clusters) is got  # the same partition is not summed again
+            assert not got[2].flags.writeable  # the cache's own arrays cannot be overwritten
             one = [rng.integers(clusters.n_clusters)]  # one split: the incremental path
             clusters, _ = clusters.split(rng.integers(0, 2, n), clusters=one)
         assert updates >= 1 or n < 16

@@ -400,6 +400,9 @@ class ClusterSums:
             sums = cluster_sums(source, clusters.labels, clusters.n_clusters, targets=self.targets)
         else:
             sums = self._update(source, clusters)
+        for part in sums:  # kept for the next partition: callers must not write into them
+            if isinstance(part, np.ndarray):
+                part.flags.writeable = False
         self._token, self._sums = clusters.token, sums
         return sums
 
