@@ -347,6 +347,19 @@ def integration(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def hostile(session: nox.Session) -> None:
+    """Issue 19's hostile-data table in one run: every package's suite, more draws per case
+    than CI (``-- --examples N``, default 4)."""
+    _install_local(session, PACKAGES, pins="lock")
+    session.run(
+        "python",
+        "tools/hostile_table.py",
+        *session.posargs,
+        env={"NUMBA_CACHE_DIR": str(ROOT / ".nox" / ".numba_cache" / session.name)},
+    )
+
+
+@nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff check and format check over the whole tree; mypy over every package's modules."""
     session.install(*LINT_TOOLS, *TYPING_DEPS, *_constraints(session, "lock"))

@@ -168,6 +168,22 @@ def test_dtypes_and_sparse_input():
     )
 
 
+@pytest.mark.parametrize("scale", [1e36, 1e-25])
+def test_float32_beyond_its_kernel_range_is_fitted_in_float64(scale):
+    """float32 of 1e36 gave gamma="scale" = 1e-73, zero in float32: every kernel value 1
+    and a chance-level model, silently (found by the longer hostile-data profile); at
+    1e-25 every squared distance underflowed. Now the fit is the float64 one, exactly."""
+    X, y = blobs(160, seed=7)
+    X32 = (X * scale).astype(np.float32)
+    hostile = paper_aesvc(group_size=40, subset_size=80).fit(X32, y)
+    exact = paper_aesvc(group_size=40, subset_size=80).fit(X32.astype(np.float64), y)
+    assert hostile.support_vectors_.dtype == np.float64
+    np.testing.assert_array_equal(hostile.support_, exact.support_)
+    np.testing.assert_array_equal(hostile.predict(X32), exact.predict(X32))
+    # as good as SVC on the unscaled data (chance, 0.52, before)
+    assert hostile.score(X32, y) >= SVC().fit(X, y).score(X, y) - 0.02
+
+
 @pytest.mark.parametrize(
     "params", [{"kernel": "linear"}, {"kernel": "poly", "degree": 2, "coef0": 1.0, "gamma": 0.5}]
 )

@@ -33,6 +33,11 @@ def three_classes(n=900, seed=0):
     return X, np.array(["a", "b", "c"])[labels]
 
 
+def float32_near_overflow(n=1200, seed=0):
+    X, y = moons(n, seed)
+    return (X * 1e36).astype(np.float32), y  # gamma ~ 1e-72 is zero in float32
+
+
 def chunked(a, rows):
     return da.from_array(a, chunks=(rows,) + a.shape[1:])
 
@@ -51,6 +56,7 @@ def assert_same_model(a, b):
         (moons, {"kernel": "poly", "gamma": "auto", "degree": 2, "epsilon": "auto"}, True),
         (moons, {"kernel": "linear", "epsilon": "auto"}, False),
         (three_classes, {"random_state": np.random.RandomState(3)}, False),
+        (float32_near_overflow, {"gamma": 1e-72}, False),
     ],
 )
 def test_one_chunk_is_the_in_memory_fit(data, params, weighted):

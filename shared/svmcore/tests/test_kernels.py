@@ -354,3 +354,28 @@ def test_parameter_validation_is_total(kernel, gamma, degree):
     else:
         assert kernel in PARAMS
         assert np.isfinite(K).all()
+
+
+def test_working_dtype_keeps_float32_only_where_it_carries_the_kernel():
+    from svmcore.kernels import working_dtype
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 4))
+    assert working_dtype(X) == np.float64
+    assert working_dtype(X.astype(np.float32), gamma=0.25) == np.float32
+    assert working_dtype(sp.csr_matrix(X, dtype=np.float32)) == np.float32
+    assert working_dtype(np.zeros((3, 2), dtype=np.float32)) == np.float32
+    for scale in (1e19, 1e-16):  # squared norms overflow / squared distances underflow
+        assert working_dtype((X * scale).astype(np.float32)) == np.float64
+    assert working_dtype((X * 1e17).astype(np.float32)) == np.float32
+    # a gamma or coef0 outside float32's normal range (zero or infinite there)
+    f32 = X.astype(np.float32)
+    assert working_dtype(f32, kernel="rbf", gamma=1e-73) == np.float64
+    assert working_dtype(f32, kernel="poly", gamma=1e39) == np.float64
+    assert working_dtype(f32, kernel="poly", coef0=1e-40) == np.float64
+    # parameters a kernel does not use do not matter
+    assert working_dtype(f32, kernel="linear", gamma=1e-73) == np.float32
+    assert working_dtype(f32, kernel="rbf", gamma=0.5, coef0=1e-40) == np.float32
+    # what float32 does to such a gamma: every RBF value 1, the reason for float64
+    K = gram(f32, kernel="rbf", gamma=1e-73)
+    assert np.all(K == 1.0)

@@ -102,3 +102,45 @@ def test_errors_must_name_the_cause():
                 raise np.linalg.LinAlgError("Rescale: singular")
 
         check_hostile_fit(_Lin(), _data(y))
+
+
+def test_longer_profile_sets_the_draws_per_case(monkeypatch):
+    from svmcore.testing.hostile import EXAMPLES_ENV, suite_settings
+
+    monkeypatch.delenv(EXAMPLES_ENV, raising=False)
+    assert suite_settings().max_examples == 2
+    monkeypatch.setenv(EXAMPLES_ENV, "9")
+    assert suite_settings().max_examples == 9
+    monkeypatch.setenv(EXAMPLES_ENV, "0")
+    with pytest.raises(ValueError, match=EXAMPLES_ENV):
+        suite_settings()
+
+
+def test_report_records_every_outcome_and_failure(monkeypatch, tmp_path):
+    import json
+
+    from sklearn.svm import SVC
+
+    from svmcore.testing.hostile import REPORT_ENV, estimator_label
+
+    report = tmp_path / "hostile.jsonl"
+    monkeypatch.setenv(REPORT_ENV, str(report))
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    data = HostileData("duplicated rows", X, y, 1.0)
+    assert check_hostile_fit(LogisticRegression(), data) == "ok"
+    with pytest.raises(AssertionError):
+        check_hostile_fit(
+            DummyClassifier(strategy="constant", constant=1),
+            data._replace(y=np.r_[np.zeros(50, int), np.ones(10, int)]),
+        )
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    assert [(r["estimator"], r["case"], r["outcome"]) for r in lines] == [
+        ("LogisticRegression", "duplicated rows", "ok"),
+        ("DummyClassifier", "duplicated rows", "failed"),
+    ]
+    assert lines[0]["shape"] == [60, 3]
+    # the kernel joins the name only when it is not the class's default
+    assert estimator_label(SVC()) == "SVC"
+    assert estimator_label(SVC(kernel="linear")) == "SVC linear"

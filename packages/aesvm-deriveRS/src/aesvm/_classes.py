@@ -12,7 +12,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 from svmcore.chunked import is_dask_collection
 from svmcore.docstrings import fill_doc
-from svmcore.kernels import kernel_diag, kernel_matvec, resolve_gamma
+from svmcore.kernels import kernel_diag, kernel_matvec, resolve_gamma, working_dtype
 from svmcore.solvers import TimeBudget
 from svmcore.typing import ArrayLike, DaskArray, MatrixLike, RandomStateLike
 from svmcore.validation import (
@@ -398,6 +398,9 @@ class AESVC(ClassifierMixin, BaseEstimator):
         if self.kernel != "rbf":  # k(x, x) = ||x||^2 (or its power) must stay finite
             check_magnitude(X, "X", "AESVC")
         self._gamma = 1.0 if self.kernel == "linear" else resolve_gamma(self.gamma, X)
+        # float32 is kept only where it carries the kernel: gamma="scale" of data near
+        # float32's overflow is about 1e-73, zero in float32 (every kernel value 1).
+        X = X.astype(working_dtype(X, **self._kernel_params()), copy=False)
         self.epsilon_ = self._epsilon(lambda: np.mean(kernel_diag(X, **self._kernel_params())))
         result, self.representatives_reused_, self.derive_time_ = cached_representatives(
             X,

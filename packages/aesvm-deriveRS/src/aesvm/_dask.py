@@ -22,7 +22,7 @@ from svmcore.chunked import (
     is_dask_collection,
     map_predict,
 )
-from svmcore.kernels import kernel_diag
+from svmcore.kernels import kernel_diag, working_dtype
 from svmcore.validation import check_classification_targets, check_is_fitted
 
 from ._derive import derive_rs, every_row
@@ -105,6 +105,8 @@ def _chunk_representatives(classes, params, n_jobs, derive, start, X, y, w):
     not run, or stopped by its ``abort_fraction`` probe).
     """
     y = np.searchsorted(classes, np.asarray(y))
+    kernel = {key: params[key] for key in ("kernel", "gamma", "degree", "coef0")}
+    X = X.astype(working_dtype(X, **kernel), copy=False)  # as AESVC.fit does
     rs = None
     if derive and X.shape[0]:
         # Every chunk starts from random_state's own state (a private copy: the threads

@@ -5,11 +5,18 @@ a clear error or warn naming the cause (scaling, overflow, non-convergence), or 
 model at least as good as the trivial one - never a silently wrong model. Every package's
 tests draw from :func:`hostile_data` and check each fit with :func:`check_hostile_fit`.
 
+Two environment variables turn the CI suites into the longer local profile
+(``python tools/hostile_table.py``): ``SVMCORE_HOSTILE_EXAMPLES`` sets the draws per case
+of :func:`suite_settings`, and ``SVMCORE_HOSTILE_REPORT`` names a file to which
+:func:`check_hostile_fit` appends one JSON line per fit (estimator, case, outcome).
+
 Needs ``hypothesis`` (in every package's ``test`` extra).
 """
 
 from __future__ import annotations
 
+import json
+import os
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -23,9 +30,12 @@ from sklearn.exceptions import ConvergenceWarning
 __all__ = [
     "CASES",
     "ERROR_WORDS",
+    "EXAMPLES_ENV",
     "HostileData",
+    "REPORT_ENV",
     "WARNING_WORDS",
     "check_hostile_fit",
+    "estimator_label",
     "hostile_data",
     "suite_settings",
 ]
@@ -53,10 +63,21 @@ ERROR_WORDS = ("magnitude", "scale", "Rescale", "overflow", "sparse", "Sparse", 
 WARNING_WORDS = ("scale", "overflow", "converge", "singular", "ill-conditioned", "precision")
 
 
+#: Environment variables of the longer local profile (see the module docstring).
+EXAMPLES_ENV = "SVMCORE_HOSTILE_EXAMPLES"
+REPORT_ENV = "SVMCORE_HOSTILE_REPORT"
+
+
 def suite_settings(max_examples: int = 2) -> settings:
     """The hypothesis settings of the packages' hostile-data suites: derandomized (the
-    same draws in CI and locally), ``max_examples`` draws per case, no deadline (fits
-    vary in time), no example database."""
+    same draws in CI and locally), ``max_examples`` draws per case (the environment
+    variable ``SVMCORE_HOSTILE_EXAMPLES`` overrides it: the longer local profile), no
+    deadline (fits vary in time), no example database."""
+    override = os.environ.get(EXAMPLES_ENV)
+    if override is not None:
+        if not override.isdigit() or int(override) < 1:
+            raise ValueError(f"{EXAMPLES_ENV} must be a positive integer; got {override!r}.")
+        max_examples = int(override)
     return settings(
         derandomize=True,
         max_examples=max_examples,
@@ -250,6 +271,40 @@ def check_hostile_fit(
     AssertionError
         An unclear error, a non-finite prediction, or a silent model worse than trivial.
     """
+    outcome = "failed"
+    try:
+        outcome = _checked_outcome(estimator, data, task, balance_decides, certificate)
+        return outcome
+    finally:
+        _report(estimator, data, outcome)
+
+
+def estimator_label(estimator: Any) -> str:
+    """The estimator's class name, with its kernel when that is not the class's default
+    (``"AIDSVC rbf"``, ``"AESVC linear"``): the column of the hostile-data table."""
+    name = type(estimator).__name__
+    kernel = estimator.get_params().get("kernel")
+    if kernel is not None and kernel != type(estimator)().get_params().get("kernel"):
+        return f"{name} {kernel}"
+    return name
+
+
+def _report(estimator, data, outcome):
+    """Append the fit's outcome to the ``SVMCORE_HOSTILE_REPORT`` file, when it is set."""
+    path = os.environ.get(REPORT_ENV)
+    if not path:
+        return
+    line = {
+        "estimator": estimator_label(estimator),
+        "case": data.case,
+        "outcome": outcome,
+        "shape": list(data.X.shape),
+    }
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(line) + "\n")
+
+
+def _checked_outcome(estimator, data, task, balance_decides, certificate):
     X, y = data.X, data.y
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
