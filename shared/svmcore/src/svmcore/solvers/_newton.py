@@ -99,20 +99,85 @@ def _line_search(a0, a1, z, q, cs, mu, slope0):
     return lo if hi == np.inf else 0.5 * (lo + hi)
 
 
-@jit
 def _newton_direction(H, g):
     """``-H^{-1} g``; the minimum-norm least-squares solution when ``H`` is singular to
     machine precision. With a huge ``C`` and a narrow band, ``C s / mu`` (1e14 at C = 1e6,
     mu = 1e-8) swamps the unit curvature of ``||w||^2 / 2`` in the sum and LAPACK finds
     an exact zero pivot (AIDSVC on separable data at C = 1e6 failed with "Matrix is
-    singular to machine precision", found by svmcore.testing.hostile)."""
+    singular to machine precision", found by svmcore.testing.hostile).
+
+    NumPy's LAPACK, not Numba's: the system is ``(m + 1)``-square, and compiling Numba's
+    ``solve``/``lstsq`` was a third of AIDSVC's first fit in a fresh environment.
+    """
     try:
         return np.linalg.solve(H, -g)
-    except Exception:  # np.linalg.LinAlgError: numba catches only by Exception
-        return np.linalg.lstsq(H, -g)[0]
+    except np.linalg.LinAlgError:
+        return np.linalg.lstsq(H, -g, rcond=None)[0]
 
 
 @jit
+def _gradient_hessian(Z, y, cs, mu, theta, f, z, g, H, ridge):
+    """The smoothed problem's gradient ``g`` and Hessian ``H`` at ``theta`` (scores
+    ``f``; margins ``z`` filled in), in place; returns the gradient's share of the
+    certificate, ``0.5 ||g_w||^2 + |g_b|``."""
+    n, p = Z.shape
+    m = p - 1
+    for k in range(m):
+        g[k] = theta[k]
+    g[m] = 0.0
+    H[:, :] = 0.0
+    for i in range(n):
+        z[i] = 1.0 - y[i] * f[i]
+        if z[i] <= 0.0:
+            continue
+        c = cs[i] * y[i] * min(z[i] / mu, 1.0)
+        for k in range(p):
+            g[k] -= c * Z[i, k]
+        if z[i] < mu:
+            h = cs[i] / mu
+            for k in range(p):
+                hk = h * Z[i, k]
+                for j in range(k + 1):
+                    H[k, j] += hk * Z[i, j]
+    for k in range(p):
+        for j in range(k):
+            H[j, k] = H[k, j]
+    for k in range(m):
+        H[k, k] += 1.0
+    # The bias has no curvature when no row is in the band: a small one keeps the step
+    # finite (the exact line search keeps it a descent step).
+    H[m, m] += ridge / mu
+    err = abs(g[m])
+    for k in range(m):
+        err += 0.5 * g[k] * g[k]
+    return err
+
+
+@jit
+def _step(Z, y, cs, mu, theta, f, z, d, slope0):
+    """Move ``theta`` (and its scores ``f``) along ``d`` by the exact line search."""
+    n, p = Z.shape
+    m = p - 1
+    fd = np.empty(n)
+    q = np.empty(n)
+    for i in range(n):
+        acc = 0.0
+        for k in range(p):
+            acc += Z[i, k] * d[k]
+        fd[i] = acc
+        q[i] = y[i] * acc
+    a0 = 0.0
+    a1 = 0.0
+    for k in range(m):
+        a0 += d[k] * theta[k]
+        a1 += d[k] * d[k]
+    t = _line_search(a0, a1, z, q, cs, mu, slope0)
+    for k in range(p):
+        theta[k] += t * d[k]
+    for i in range(n):
+        f[i] += t * fd[i]
+
+
 def _newton_stage(Z, y, cs, mu, theta, target, max_steps, ridge):
     """Newton steps with exact line search on the width-``mu`` problem; steps used.
 
@@ -120,64 +185,20 @@ def _newton_stage(Z, y, cs, mu, theta, target, max_steps, ridge):
     share of the certificate, ``0.5 ||g_w||^2 + |g_b|``, is <= ``target``.
     """
     n, p = Z.shape
-    m = p - 1
     f = Z @ theta
     z = np.empty(n)
-    q = np.empty(n)
     g = np.empty(p)
     H = np.empty((p, p))
     steps = 0
     while steps < max_steps:
-        for k in range(m):
-            g[k] = theta[k]
-        g[m] = 0.0
-        H[:, :] = 0.0
-        for i in range(n):
-            z[i] = 1.0 - y[i] * f[i]
-            if z[i] <= 0.0:
-                continue
-            c = cs[i] * y[i] * min(z[i] / mu, 1.0)
-            for k in range(p):
-                g[k] -= c * Z[i, k]
-            if z[i] < mu:
-                h = cs[i] / mu
-                for k in range(p):
-                    hk = h * Z[i, k]
-                    for j in range(k + 1):
-                        H[k, j] += hk * Z[i, j]
-        err = abs(g[m])
-        for k in range(m):
-            err += 0.5 * g[k] * g[k]
-        if err <= target:
+        if _gradient_hessian(Z, y, cs, mu, theta, f, z, g, H, ridge) <= target:
             break
         steps += 1
-        for k in range(p):
-            for j in range(k):
-                H[j, k] = H[k, j]
-        for k in range(m):
-            H[k, k] += 1.0
-        # The bias has no curvature when no row is in the band: a small one keeps the
-        # step finite (the exact line search keeps it a descent step).
-        H[m, m] += ridge / mu
         d = _newton_direction(H, g)
-        slope0 = 0.0
-        for k in range(p):
-            slope0 += g[k] * d[k]
+        slope0 = float(g @ d)
         if slope0 >= 0.0:
             break
-        fd = Z @ d
-        a0 = 0.0
-        a1 = 0.0
-        for k in range(m):
-            a0 += d[k] * theta[k]
-            a1 += d[k] * d[k]
-        for i in range(n):
-            q[i] = y[i] * fd[i]
-        t = _line_search(a0, a1, z, q, cs, mu, slope0)
-        for k in range(p):
-            theta[k] += t * d[k]
-        for i in range(n):
-            f[i] += t * fd[i]
+        _step(Z, y, cs, mu, theta, f, z, d, slope0)
     return steps
 
 
