@@ -22,6 +22,7 @@ from svmcore.solvers import SolverError, solve_qp
 from svmcore.typing import ArrayLike, MatrixLike
 
 from ._s3vm_split import lemma1_labels
+from ._scip_model import new_scip_model
 
 __all__ = [
     "MIQPResult",
@@ -292,8 +293,7 @@ def solve_aggregated_miqp(
     P_l, P_u = X_l @ V, X_u @ V
     r = V.shape[1]
 
-    model = pyscipopt.Model("aggregated_s3vm")
-    model.hideOutput()
+    model = new_scip_model(pyscipopt, "aggregated_s3vm")
     model.setParam("limits/gap", float(mip_gap))
     if time_limit is not None:
         model.setParam("limits/time", max(float(time_limit), 1e-3))
