@@ -18,6 +18,7 @@ import lpsvr._lpsvc
 import lpsvr._lpsvr
 from lpsvr import LPSVC, LPSVR
 from lpsvr._constraint_decomposition import constraint_decomposition
+from lpsvr._interior import _scaled_syrk
 from lpsvr._lp import RowColumnLP, solve_svr_lp
 from lpsvr._row_column import fit_row_column
 from lpsvr._variable_decomposition import fit_lp_svr
@@ -227,6 +228,16 @@ def test_row_column_interior_point_start_reaches_full_lp(data, seed):
     assert max(res.kkt["dual"], res.kkt["complementarity"]) < 1e-6
     simplex = fit_row_column(X, d, cost, interior=False, min_level=100, **kw)
     assert simplex.objective == pytest.approx(res.objective, rel=1e-9)
+
+
+@pytest.mark.parametrize("block_entries", [1, 37 * 10, 37 * 333, 1 << 20])
+def test_interior_normal_matrix_in_column_blocks_equals_the_whole_product(block_entries):
+    rng = np.random.default_rng(0)
+    G, scale = rng.standard_normal((37, 1000)), rng.random(1000)
+    ref = (G * scale) @ (G * scale).T
+    got = _scaled_syrk(G, scale, block_entries)
+    np.testing.assert_allclose(np.tril(got), np.tril(ref), rtol=0, atol=1e-11)
+    assert np.array_equal(_scaled_syrk(G[:, :0], scale[:0]), np.zeros((37, 37)))
 
 
 @pytest.mark.parametrize("columns_first", [True, False])

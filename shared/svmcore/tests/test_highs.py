@@ -283,6 +283,33 @@ def test_ranged_rows_match_two_inequalities():
     assert got2.fun == pytest.approx(ref2.fun, rel=1e-9)
     with pytest.raises(ValueError, match="lower side"):
         lp.set_b_ub(lo - 1.0, idx=np.arange(10, 16))
+    # both sides at once: the band moves below its old lower side, and stays there
+    lp.set_b_ub(hi - 0.5, idx=np.arange(10, 16), lower=lo - 0.5)
+    got3 = lp.solve()
+    ref3 = linprog(
+        c,
+        A_ub=np.vstack([A_ub, R, -R]),
+        b_ub=np.r_[b_ub, hi - 0.5, -(lo - 0.5)],
+        A_eq=A_eq,
+        b_eq=b_eq,
+        bounds=bounds,
+    )
+    assert got3.status == "kOptimal"
+    assert got3.fun == pytest.approx(ref3.fun, rel=1e-9)
+    lp.set_b_ub(hi - 0.4, idx=np.arange(10, 16))  # keeps the new lower side lo - 0.5
+    assert lp.solve().fun == pytest.approx(
+        linprog(
+            c,
+            A_ub=np.vstack([A_ub, R, -R]),
+            b_ub=np.r_[b_ub, hi - 0.4, -(lo - 0.5)],
+            A_eq=A_eq,
+            b_eq=b_eq,
+            bounds=bounds,
+        ).fun,
+        rel=1e-9,
+    )
+    with pytest.raises(ValueError, match="lower must not exceed b_ub"):
+        lp.set_b_ub(lo, idx=np.arange(10, 16), lower=hi)
     with pytest.raises(ValueError, match="lower must not exceed"):
         lp.add_rows(R, lo, lower=hi + 1.0)
     with pytest.raises(ValueError, match="inequality rows"):

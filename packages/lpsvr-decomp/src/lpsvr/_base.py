@@ -137,7 +137,10 @@ class _LPSVRParams(BaseEstimator):
         """
         keep = sample_weight > 0
         cost = 2.0 * float(self.C) * sample_weight[keep]
-        samples = ArraySamples(X[keep], d[keep], cost)
+        if keep.all():  # no copy of X (a boolean index copies even when it keeps every row)
+            samples = ArraySamples(X, d, cost)
+        else:
+            samples = ArraySamples(X[keep], d[keep], cost)
         res = self._fit_samples(samples, kernel_params, B0, budget, report)
         return res, np.flatnonzero(keep), samples
 

@@ -73,7 +73,7 @@ def _interior_point(G, s, q, u, tol, max_iter):
         D = 1.0 / (z / x + v / t)
         D1 = D[:R]
         M = np.empty((P + 1, P + 1))
-        M[1:, 1:] = dsyrk(1.0, G * np.sqrt(D1), lower=1)
+        M[1:, 1:] = _scaled_syrk(G, np.sqrt(D1))
         M[1:, 1:][np.diag_indices(P)] += D[R:]
         M[0, 0] = s @ (D1 * s)
         M[1:, 0] = G @ (D1 * s)
@@ -96,6 +96,25 @@ def _interior_point(G, s, q, u, tol, max_iter):
         x = np.clip(x + ap * dx, 1e-300, None)
         t = np.clip(U - x, 1e-300, None)
         y, z, v = y + ad * dy, z + ad * dz, v + ad * dv
+    return out
+
+
+def _scaled_syrk(G, scale, block_entries=1 << 20):
+    """Lower triangle of ``(G diag(scale)) (G diag(scale))^T``, summed over column blocks.
+
+    The scaled copy of G is made a block of about ``block_entries`` values (8 MB) at a
+    time: ``G * scale`` whole was a second |P| x |R| array per step (68 MB at |P| = 800,
+    |R| = 10,600, the largest allocation of LPSVC's start; issue 19).
+    """
+    P, R = G.shape
+    step = max(1, block_entries // max(P, 1))
+    out = np.zeros((P, P)) if R == 0 else None
+    for start in range(0, R, step):
+        block = G[:, start : start + step] * scale[start : start + step]
+        if out is None:
+            out = dsyrk(1.0, block, lower=1)
+        else:
+            out = dsyrk(1.0, block, beta=1.0, c=out, lower=1, overwrite_c=1)
     return out
 
 

@@ -301,6 +301,7 @@ class RowColumnLP:
         self.row_sign = np.zeros(0)
         self.lp = None  # built by the first add_rows (HiGHS needs a variable)
         self.start_basis = None  # LPBasis for the next solve (set_start_basis)
+        self.reduced_costs = None  # of the pi_r after the last solve
 
     def set_start_basis(self, col_status, row_status):
         """Start the next solve from this basis (HiGHS coding, see :class:`LPBasis`).
@@ -320,9 +321,19 @@ class RowColumnLP:
             return
         if self.lp is not None:
             block = self._kernel(samples, self.row_sample) * self.row_sign[None, :]
-            ones = np.ones(samples.size)
-            self.lp.add_rows(block, ones, lower=-ones)
+            lower, upper = self._dual_row_bounds(samples)
+            self.lp.add_rows(block, upper, lower=lower)
         self.cols = np.r_[self.cols, samples]
+
+    def _dual_row_bounds(self, samples):
+        """Sides of the ranged dual rows of new columns ``samples``: ``-1 <= . <= 1``."""
+        ones = np.ones(samples.size)
+        return -ones, ones
+
+    @property
+    def rows(self):
+        """``(samples, signs)`` of every primal row, in the order of :meth:`solve`'s ``pi``."""
+        return self.row_sample, self.row_sign
 
     def add_rows(self, samples, signs):
         """Add the primal rows ``(samples[t], signs[t])``: one dual column ``pi_r`` each."""
@@ -379,4 +390,5 @@ class RowColumnLP:
                 self.lp._highs.clearSolver()
                 res = self.lp.solve(time_limit=time_limit)
         pi = np.clip(res.x, 0.0, self.cost[self.row_sample])
+        self.reduced_costs = res.col_duals  # of pi_r: epsilon - s_r (f(x_r) - d_r)
         return res.row_duals_ub.copy(), float(res.row_duals_eq[0]), pi, -float(res.fun), res.n_iter

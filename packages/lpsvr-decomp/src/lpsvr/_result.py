@@ -119,8 +119,9 @@ def _sample_multipliers(lp, pi, N):
     ``min(mu, nu)`` from both keeps ``beta = mu - nu`` (the only quantity in
     the dual constraints on alpha and b) and gives ``mu + nu <= 2 C s_j``.
     """
-    lo = lp.row_sign < 0
-    mu = np.bincount(lp.row_sample[lo], weights=pi[lo], minlength=N)
-    nu = np.bincount(lp.row_sample[~lo], weights=pi[~lo], minlength=N)
+    row_sample, row_sign = lp.rows
+    lo = row_sign < 0
+    mu = np.bincount(row_sample[lo], weights=pi[lo], minlength=N)
+    nu = np.bincount(row_sample[~lo], weights=pi[~lo], minlength=N)
     common = np.minimum(mu, nu)
     return mu - common, nu - common

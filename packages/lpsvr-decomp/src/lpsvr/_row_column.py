@@ -17,10 +17,11 @@ from sklearn.exceptions import ConvergenceWarning
 from svmcore.kernels import gram, kernel_matvec
 from svmcore.solvers import TimeBudget
 
-from ._interior import basis_guess, interior_point
-from ._lp import RowColumnLP
+from ._folding import FoldedRowColumnLP
+from ._interior_start import interior_sets
+from ._passes import Outputs, full_pricing, primal_block
 from ._result import _result, _result_at, _sample_multipliers
-from ._samples import as_samples, merge_top, top_of_block, total
+from ._samples import as_samples, total
 
 __all__ = ["fit_row_column"]
 
@@ -55,149 +56,6 @@ def _diverse(X, ranked, k, kernel_params, max_similarity=0.9):
             if len(taken) == k:
                 break
     return top[taken]
-
-
-class _Outputs:
-    """A round's ``f = K(., X_P) alpha_P + b`` on any rows (P: the nonzero coefficients)."""
-
-    def __init__(self, rows, coef, b, kernel_params, n_jobs):
-        self.rows, self.coef, self.b = rows, coef, b
-        self.kernel_params, self.n_jobs = kernel_params, n_jobs
-
-    def f(self, X):
-        """The outputs on the rows ``X``."""
-        f = np.full(X.shape[0], self.b)
-        if self.coef.size:
-            f += kernel_matvec(X, self.rows, self.coef, **self.kernel_params, n_jobs=self.n_jobs)
-        return f
-
-    def __call__(self, X, g):
-        """``(f, g)`` on a block whose ``g = K beta`` the pricing already holds."""
-        return self.f(X), g
-
-
-def _primal_block(outputs, epsilon, tol, keep, start, X, d, cost, in_rows):
-    """Primal check on one block: the constraints outside R that f violates, by side."""
-    f = outputs.f(X)
-    over = np.stack([d - f - epsilon, f - d - epsilon])
-    over[in_rows.T] = 0.0
-    side, rows = np.nonzero(over > tol)
-    xi = np.maximum(np.abs(d - f) - epsilon, 0.0)
-    return {"side": side, "rows": start + rows, "xi_cost": cost @ xi, "f": f if keep else None}
-
-
-def _pricing_block(delta_rows, delta, tol, k, kernel_params, n_jobs, start, X, d, cost, *state):
-    """Full pricing on one block: ``g += K(X, X_S) delta_S`` and its ``k`` best columns.
-
-    ``state`` is ``(in_cols,)`` for the first pricing (g = K delta) and ``(in_cols, g)``
-    after it; the block returns its new g and the columns outside P with
-    ``|g_i| - 1 > tol``, best first.
-    """
-    g = np.zeros(X.shape[0])
-    if delta.size:
-        g = kernel_matvec(X, delta_rows, delta, **kernel_params, n_jobs=n_jobs)
-    if len(state) > 1:
-        g = state[1] + g
-    viol = np.abs(g) - 1.0
-    hit = np.flatnonzero(~state[0] & (viol > tol))
-    return {"g": g, "top": top_of_block(start, hit, viol, k)}
-
-
-def _full_pricing(samples, g_all, beta, beta_g, in_cols, tol, k, kernel_params, n_jobs):
-    """g = K beta on all samples (from g_all = K beta_g when given) and the k best columns."""
-    delta = beta if g_all is None else beta - beta_g
-    nz = np.flatnonzero(delta)
-    price = partial(_pricing_block, samples.X[nz], delta[nz], tol, k, kernel_params, n_jobs)
-    parts = samples.map(price, in_cols) if g_all is None else samples.map(price, in_cols, g_all)
-    g_all = np.concatenate([p["g"] for p in parts])
-    return g_all, merge_top([p["top"] for p in parts], k)[0]
-
-
-def _interior_sets(
-    samples,
-    cols,
-    row_samples,
-    row_signs,
-    *,
-    epsilon,
-    kernel_params,
-    n_jobs,
-    budget,
-    tol,
-    screen,
-    max_rounds,
-    max_add,
-    drop=0.1,
-):
-    """Grow P and R by the KKT check at interior-point solutions; a starting basis for HiGHS.
-
-    Each round solves the LP over (P, R) approximately (:func:`lpsvr._interior.interior_point`,
-    relative gap ``tol``), then adds the rows outside R that its f violates by more than
-    ``screen`` and the ``max_add`` columns outside P with the largest ``|g_i| - 1 > screen``
-    (at most ``max_rounds`` rounds). Returns ``(cols, row_samples, row_signs, basis)``:
-    ``basis`` the :func:`~lpsvr._interior.basis_guess` of the last point, extended by the
-    rows and columns added after it (new ``pi_r`` nonbasic at 0, new ranged rows basic),
-    or None when no point was computed. Only a start: the exact rounds decide.
-    """
-    N = samples.n
-    X, d, cost = samples.X, samples.d, samples.cost
-    in_cols = np.zeros(N, dtype=bool)
-    in_cols[cols] = True
-    in_rows = np.zeros((N, 2), dtype=bool)
-    in_rows[row_samples, (row_signs > 0).astype(np.intp)] = True
-    basis = None
-    for _ in range(max_rounds):
-        # no start to guess from an empty set (a single positive in 2002 rows left the
-        # initial rows empty and gram failed with "Y is empty"; issue 19)
-        if budget.expired() or cols.size == 0 or row_samples.size == 0:
-            break
-        u = cost[row_samples]
-        G = gram(X[cols], X[row_samples], **kernel_params, n_jobs=n_jobs) * row_signs
-        point = interior_point(G, row_signs, epsilon + row_signs * d[row_samples], u, tol=tol)
-        if point is None:
-            break
-        basis = basis_guess(point, u)
-        alpha, b = point["y"][1:], float(point["y"][0])
-        outputs = _Outputs(X[cols], alpha, b, kernel_params, n_jobs)
-        parts = samples.map(partial(_primal_block, outputs, epsilon, screen, False), in_rows)
-        side = np.concatenate([p["side"] for p in parts])
-        new_rows = np.concatenate([p["rows"] for p in parts])
-        pi = np.where(point["pi"] > 1e-9 * u, point["pi"], 0.0)
-        lo = row_signs < 0
-        beta = np.bincount(row_samples[lo], weights=pi[lo], minlength=N) - np.bincount(
-            row_samples[~lo], weights=pi[~lo], minlength=N
-        )
-        k = max(max_add, cols.size)
-        _, new_cols = _full_pricing(
-            samples, None, beta, None, in_cols, screen, k, kernel_params, n_jobs
-        )
-        new_cols = new_cols[:k]
-        # drop what the point shows inactive: columns with |g_i| well inside 1 (their
-        # ranged row basic) and rows well inside the tube (pi_r nonbasic at 0); the
-        # point stays optimal for the smaller LP and the basis keeps its size
-        g = point["w"] - 1.0
-        keep_c = (basis[1][1:] != 1) | (np.abs(g) >= 1.0 - drop)
-        slack = epsilon - row_signs * (outputs.f(X[row_samples]) - d[row_samples])
-        keep_r = (basis[0] != 0) | (slack <= drop * max(epsilon, 1e-3))
-        keep_c[np.argmax(np.abs(g))] = keep_r[np.argmin(slack)] = True  # never empty
-        cols, row_samples, row_signs = cols[keep_c], row_samples[keep_r], row_signs[keep_r]
-        in_cols[:] = False
-        in_cols[cols] = True
-        in_rows[:] = False
-        in_rows[row_samples, (row_signs > 0).astype(np.intp)] = True
-        basis = (basis[0][keep_r], np.r_[basis[1][:1], basis[1][1:][keep_c]])
-        if new_rows.size == 0 and new_cols.size == 0:
-            break
-        row_samples = np.r_[row_samples, new_rows]
-        row_signs = np.r_[row_signs, 2.0 * side - 1.0]
-        in_rows[new_rows, side] = True
-        cols = np.r_[cols, new_cols]
-        in_cols[new_cols] = True
-        basis = (
-            np.r_[basis[0], np.zeros(new_rows.size, np.int8)],
-            np.r_[basis[1], np.ones(new_cols.size, np.int8)],
-        )
-    return cols, row_samples, row_signs, basis
 
 
 def fit_row_column(
@@ -303,7 +161,7 @@ def fit_row_column(
         interior = N >= 1000 and samples.X[np.zeros(1, dtype=np.intp)].shape[1] > 1
     kw["interior"] = interior
     if interior:
-        start, row_samples, row_signs, basis = _interior_sets(
+        start, row_samples, row_signs, basis = interior_sets(
             samples,
             start,
             row_samples,
@@ -317,15 +175,24 @@ def fit_row_column(
             max_rounds=interior_rounds,
             max_add=max(max_add_columns, start.size),
         )
-    lp = RowColumnLP(
+    lp = FoldedRowColumnLP(
         samples.X, samples.d, samples.cost, epsilon, kernel_params, n_jobs=n_jobs, lp_tol=lp_tol
     )
     in_cols = np.zeros(N, dtype=bool)
     in_rows = np.zeros((N, 2), dtype=bool)  # [:, 0]: rows s = -1, [:, 1]: rows s = +1
+    folded = np.zeros((N, 2), dtype=bool)  # rows held at pi_r = u_r (lpsvr._folding)
     lp.add_columns(start)
     in_cols[start] = True
-    lp.add_rows(row_samples, row_signs)
     in_rows[row_samples, (row_signs > 0).astype(np.intp)] = True
+    if basis is not None:
+        # rows the interior point puts at their upper bound start folded (a guess: the
+        # KKT check unfolds any it gets wrong), so HiGHS never holds their kernel values
+        up = (basis[0] == 2) & ~(basis[0] == 2).all()  # the LP needs one variable
+        lp.fold_rows(row_samples[up], row_signs[up])
+        folded[row_samples[up], (row_signs[up] > 0).astype(np.intp)] = True
+        row_samples, row_signs = row_samples[~up], row_signs[~up]
+        basis = (basis[0][~up], basis[1])
+    lp.add_rows(row_samples, row_signs)
     if basis is not None:
         lp.set_start_basis(*basis)
     converged = False
@@ -344,21 +211,31 @@ def fit_row_column(
         alpha = np.zeros(N)
         alpha[lp.cols] = alpha_P
         keep = np.flatnonzero(alpha_P)
-        outputs = _Outputs(samples.X[lp.cols[keep]], alpha_P[keep], b, kernel_params, n_jobs)
+        outputs = Outputs(samples.X[lp.cols[keep]], alpha_P[keep], b, kernel_params, n_jobs)
         mu, nu = _sample_multipliers(lp, pi, N)
         beta = mu - nu
-        # primal check: constraints outside R violated by the current f
-        parts = samples.map(partial(_primal_block, outputs, epsilon, tol, samples.local), in_rows)
+        # fold the rows this solution holds at their upper bound (same point, smaller LP)
+        up = lp.foldable(pi, tol)
+        folded[lp.row_sample[up], (lp.row_sign[up] > 0).astype(np.intp)] = True
+        lp.fold(up)
+        # primal check: constraints outside R violated by the current f, folded rows
+        # whose bound f no longer justifies
+        check = partial(primal_block, outputs, epsilon, tol, samples.local)
+        parts = samples.map(check, in_rows, folded)
         f = parts[0]["f"] if samples.local else None
         side = np.concatenate([p["side"] for p in parts])
         new_rows = np.concatenate([p["rows"] for p in parts])
         by_side = np.lexsort((new_rows, side))
         side, new_rows = side[by_side], new_rows[by_side]
+        back_side = np.concatenate([p["back_side"] for p in parts])
+        back_rows = np.concatenate([p["back_rows"] for p in parts])
         step = "rows"
-        added = new_rows.size
+        added = new_rows.size + back_rows.size
         if added:
             lp.add_rows(new_rows, 2.0 * side - 1.0)
             in_rows[new_rows, side] = True
+            lp.unfold(back_rows, 2.0 * back_side - 1.0)
+            folded[back_rows, back_side] = False
         else:
             # dual check: reduced costs 1 -+ g_i of the columns outside P
             viol = np.zeros(0)
@@ -371,7 +248,7 @@ def fit_row_column(
                 order = cand[hit[np.argsort(-viol[hit], kind="stable")]]
             if not (viol > tol).any():
                 step = "full pricing"
-                g_all, order = _full_pricing(
+                g_all, order = full_pricing(
                     samples,
                     g_all,
                     beta,
@@ -393,7 +270,7 @@ def fit_row_column(
                 "iteration": it,
                 "n_samples": N,
                 "working_set_size": int(lp.cols.size),
-                "n_rows": int(lp.row_sample.size),
+                "n_rows": int(lp.row_sample.size + lp.fold_sample.size),
                 "sub_objective": fun,
                 "objective": objective,
                 "step": step,
@@ -417,7 +294,7 @@ def fit_row_column(
         return at(alpha, b, mu, nu, history=history)
     if g_all is None or not np.array_equal(beta_g, beta):
         fresh = (samples, None, beta, beta_g, in_cols, tol, 0, kernel_params, n_jobs)
-        g_all, _ = _full_pricing(*fresh)
+        g_all, _ = full_pricing(*fresh)
     return _result(
         f,
         g_all,

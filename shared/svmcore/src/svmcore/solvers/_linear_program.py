@@ -272,16 +272,30 @@ class LinearProgram:
         rows = np.flatnonzero(self._row_is_eq == eq)
         return rows[self._indices(idx, size, name, rows.shape[0])].astype(np.int32)
 
-    def set_b_ub(self, b_ub: ArrayLike, idx: ArrayLike | None = None) -> None:
-        """Change the right-hand sides of inequality rows ``idx`` (all when None)."""
+    def set_b_ub(
+        self, b_ub: ArrayLike, idx: ArrayLike | None = None, *, lower: ArrayLike | None = None
+    ) -> None:
+        """Change the right-hand sides of inequality rows ``idx`` (all when None).
+
+        A ranged row keeps its lower side unless ``lower`` (array of shape (k,), -inf
+        for one-sided rows) gives the new one; both sides then change in one HiGHS call,
+        so a band can move by more than its width.
+        """
         b_ub = _check_vector(b_ub, "b_ub", None if idx is not None else self.n_ub)
         rows = self._row_positions(False, idx, b_ub.shape[0], "idx")
-        lower = self._row_lower[rows]
-        if (lower > b_ub).any():
-            raise ValueError("b_ub must not be below the lower side of a ranged row.")
+        if lower is None:
+            lower = self._row_lower[rows]
+            if (lower > b_ub).any():
+                raise ValueError("b_ub must not be below the lower side of a ranged row.")
+        else:
+            lower = _check_vector(lower, "lower", b_ub.shape[0], allow_inf=True)
+            if (lower > b_ub).any():
+                raise ValueError("lower must not exceed b_ub.")
+            lower = _to_highs_inf(lower)
         self._check_call(
             self._highs.changeRowsBounds(len(rows), rows, lower, b_ub), "changeRowsBounds"
         )
+        self._row_lower[rows] = lower
 
     def set_b_eq(self, b_eq: ArrayLike, idx: ArrayLike | None = None) -> None:
         """Change the right-hand sides of equality rows ``idx`` (all when None)."""

@@ -1,0 +1,101 @@
+"""The interior-point start of "row_column" for dense LPs: grow P and R, guess a basis."""
+
+from functools import partial
+
+import numpy as np
+
+from svmcore.kernels import gram
+
+from ._interior import basis_guess, interior_point
+from ._passes import Outputs, full_pricing, primal_block
+
+__all__ = ["interior_sets"]
+
+
+def interior_sets(
+    samples,
+    cols,
+    row_samples,
+    row_signs,
+    *,
+    epsilon,
+    kernel_params,
+    n_jobs,
+    budget,
+    tol,
+    screen,
+    max_rounds,
+    max_add,
+    drop=0.1,
+):
+    """Grow P and R by the KKT check at interior-point solutions; a starting basis for HiGHS.
+
+    Each round solves the LP over (P, R) approximately (:func:`lpsvr._interior.interior_point`,
+    relative gap ``tol``), then adds the rows outside R that its f violates by more than
+    ``screen`` and the ``max_add`` columns outside P with the largest ``|g_i| - 1 > screen``
+    (at most ``max_rounds`` rounds). Returns ``(cols, row_samples, row_signs, basis)``:
+    ``basis`` the :func:`~lpsvr._interior.basis_guess` of the last point, extended by the
+    rows and columns added after it (new ``pi_r`` nonbasic at 0, new ranged rows basic),
+    or None when no point was computed. Only a start: the exact rounds decide.
+    """
+    N = samples.n
+    X, d, cost = samples.X, samples.d, samples.cost
+    in_cols = np.zeros(N, dtype=bool)
+    in_cols[cols] = True
+    in_rows = np.zeros((N, 2), dtype=bool)
+    in_rows[row_samples, (row_signs > 0).astype(np.intp)] = True
+    basis = None
+    for _ in range(max_rounds):
+        # no start to guess from an empty set (a single positive in 2002 rows left the
+        # initial rows empty and gram failed with "Y is empty"; issue 19)
+        if budget.expired() or cols.size == 0 or row_samples.size == 0:
+            break
+        u = cost[row_samples]
+        G = gram(X[cols], X[row_samples], **kernel_params, n_jobs=n_jobs)
+        G *= row_signs  # in place: G (|P| x |R|) is the largest array of a round
+        point = interior_point(G, row_signs, epsilon + row_signs * d[row_samples], u, tol=tol)
+        del G  # not needed past the point: free it before the passes over all samples
+        if point is None:
+            break
+        basis = basis_guess(point, u)
+        alpha, b = point["y"][1:], float(point["y"][0])
+        outputs = Outputs(X[cols], alpha, b, kernel_params, n_jobs)
+        parts = samples.map(partial(primal_block, outputs, epsilon, screen, False), in_rows)
+        side = np.concatenate([p["side"] for p in parts])
+        new_rows = np.concatenate([p["rows"] for p in parts])
+        pi = np.where(point["pi"] > 1e-9 * u, point["pi"], 0.0)
+        lo = row_signs < 0
+        beta = np.bincount(row_samples[lo], weights=pi[lo], minlength=N) - np.bincount(
+            row_samples[~lo], weights=pi[~lo], minlength=N
+        )
+        k = max(max_add, cols.size)
+        _, new_cols = full_pricing(
+            samples, None, beta, None, in_cols, screen, k, kernel_params, n_jobs
+        )
+        new_cols = new_cols[:k]
+        # drop what the point shows inactive: columns with |g_i| well inside 1 (their
+        # ranged row basic) and rows well inside the tube (pi_r nonbasic at 0); the
+        # point stays optimal for the smaller LP and the basis keeps its size
+        g = point["w"] - 1.0
+        keep_c = (basis[1][1:] != 1) | (np.abs(g) >= 1.0 - drop)
+        slack = epsilon - row_signs * (outputs.f(X[row_samples]) - d[row_samples])
+        keep_r = (basis[0] != 0) | (slack <= drop * max(epsilon, 1e-3))
+        keep_c[np.argmax(np.abs(g))] = keep_r[np.argmin(slack)] = True  # never empty
+        cols, row_samples, row_signs = cols[keep_c], row_samples[keep_r], row_signs[keep_r]
+        in_cols[:] = False
+        in_cols[cols] = True
+        in_rows[:] = False
+        in_rows[row_samples, (row_signs > 0).astype(np.intp)] = True
+        basis = (basis[0][keep_r], np.r_[basis[1][:1], basis[1][1:][keep_c]])
+        if new_rows.size == 0 and new_cols.size == 0:
+            break
+        row_samples = np.r_[row_samples, new_rows]
+        row_signs = np.r_[row_signs, 2.0 * side - 1.0]
+        in_rows[new_rows, side] = True
+        cols = np.r_[cols, new_cols]
+        in_cols[new_cols] = True
+        basis = (
+            np.r_[basis[0], np.zeros(new_rows.size, np.int8)],
+            np.r_[basis[1], np.ones(new_cols.size, np.int8)],
+        )
+    return cols, row_samples, row_signs, basis
