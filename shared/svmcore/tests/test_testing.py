@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.linear_model import LogisticRegression
 
@@ -109,8 +109,10 @@ def test_longer_profile_sets_the_draws_per_case(monkeypatch):
 
     monkeypatch.delenv(EXAMPLES_ENV, raising=False)
     assert suite_settings().max_examples == 2
+    assert Phase.shrink in suite_settings().phases
     monkeypatch.setenv(EXAMPLES_ENV, "9")
     assert suite_settings().max_examples == 9
+    assert Phase.shrink not in suite_settings().phases
     monkeypatch.setenv(EXAMPLES_ENV, "0")
     with pytest.raises(ValueError, match=EXAMPLES_ENV):
         suite_settings()
