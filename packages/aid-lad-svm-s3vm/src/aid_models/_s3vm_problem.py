@@ -83,6 +83,7 @@ class _S3VMProblem(AIDProblem):
         y = self.y_signed
         labels = np.empty(data.n_samples, dtype=np.int64)
         offset = 0
+        x_bar = None
         # Sec. 3.3: labeled positive, labeled negative and unlabeled are clustered apart,
         # each by one k-means iteration on the original rows (sec. 4).
         for labeled, mask in ((True, y > 0), (True, y < 0), (False, y == 0)):
@@ -105,9 +106,13 @@ class _S3VMProblem(AIDProblem):
             X_group = data.take(group).X
             labels[group] = offset + kmeans_one_iteration(X_group, k, random_state=rng)
             offset = labels[group].max() + 1
-        unl = np.flatnonzero(y == 0)
-        if self.est.balance == "constraint" and unl.size:
-            x_bar = np.asarray(data.take(unl).X, dtype=np.float64).mean(axis=0)
+            if not labeled:
+                # The balance row's mean of the unlabeled rows, from the copy at hand: a
+                # second take() of (nearly) every row held two more copies of X at the
+                # peak (3.8x the size of X in all, issue 19).
+                x_bar = np.asarray(X_group, dtype=np.float64).mean(axis=0)
+            del X_group
+        if self.est.balance == "constraint" and x_bar is not None:
             self.balance = (x_bar, float(y[y != 0].mean()))
         # A certified lower bound on E^*: the unlabeled terms are >= 0, so the labeled-only
         # SVM (with the same balance constraint) is a relaxation of (12).
