@@ -20,6 +20,7 @@ bounds and proven optimum do not depend on them.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 __all__ = ["IPOPT_OPTIONS", "new_scip_model"]
 
@@ -28,7 +29,7 @@ __all__ = ["IPOPT_OPTIONS", "new_scip_model"]
 IPOPT_OPTIONS = Path(__file__).resolve().with_name("_ipopt_amd.opt")
 
 
-def new_scip_model(pyscipopt, name):
+def new_scip_model(pyscipopt: Any, name: str) -> Any:
     """A quiet ``pyscipopt.Model`` whose NLP solves avoid METIS (see the module docstring).
 
     Parameters
