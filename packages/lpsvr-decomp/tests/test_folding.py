@@ -10,6 +10,7 @@ from lpsvr._result import _sample_multipliers
 from lpsvr._row_column import fit_row_column
 from svmcore.datasets import make_noisy_sinc
 from svmcore.kernels import gram
+from svmcore.solvers import SolverLimitError
 
 PARAMS = dict(kernel="rbf", gamma=0.5, degree=3, coef0=0.0)
 EPS = 0.05
@@ -151,3 +152,19 @@ def test_row_column_fit_folds_unfolds_and_reaches_the_full_lp(monkeypatch):
     ref = solve_svr_lp(gram(X, **PARAMS), d, cost, EPS, method="simplex")
     assert res.objective == pytest.approx(ref.fun, rel=1e-7)
     assert max(res.kkt["dual"], res.kkt["complementarity"]) < 1e-6
+
+
+def test_relaxed_re_solves_share_one_time_limit(monkeypatch):
+    """The re-solves after relaxing count against the same time_limit."""
+    import lpsvr._folding
+
+    X, d, cost = noisy(120, seed=2)
+    lp = FoldedRowColumnLP(X, d, cost, EPS, PARAMS, n_jobs=1, lp_tol=None)
+    lp.add_columns(np.arange(0, 120, 6))
+    lp.fold_rows(np.arange(120), np.ones(120))  # infeasible, as above
+    lp.add_rows(np.arange(60), -np.ones(60))
+    clock = iter(np.arange(0.0, 100.0))  # one second per reading
+    monkeypatch.setattr(lpsvr._folding.time, "perf_counter", lambda: next(clock))
+    with pytest.raises(SolverLimitError, match="Time limit"):
+        lp.solve(time_limit=1.5)  # attempt 1 at 1 s (infeasible), attempt 2 due at 2 s
+    assert lp.n_relaxed == 1

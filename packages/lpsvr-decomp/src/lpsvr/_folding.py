@@ -23,10 +23,12 @@ check of every round tests this on all folded rows, and a row violating it by mo
 most once, so the rounds stay finite).
 """
 
+import time
+
 import numpy as np
 
 from svmcore.kernels import kernel_matvec
-from svmcore.solvers import SolverError
+from svmcore.solvers import SolverError, SolverLimitError
 
 from ._lp import RowColumnLP
 
@@ -164,12 +166,18 @@ class FoldedRowColumnLP(RowColumnLP):
         would take them). Then the half of the folded rows nearest the tube's edge when
         folded (largest reduced cost) rejoin the LP and it is solved again, down to no
         folded row at all, where the LP is the plain one (feasible: ``pi = 0``). They may
-        fold again after a later solve.
+        fold again after a later solve. ``time_limit`` covers all the attempts.
         """
         cleared = False
+        start = time.perf_counter()
         while True:
+            left = time_limit
+            if time_limit is not None:
+                left = time_limit - (time.perf_counter() - start)
+                if left <= 0.0:
+                    raise SolverLimitError("Time limit reached.", status="kTimeLimit")
             try:
-                alpha, b, pi, fun, n_iter = super().solve(time_limit)
+                alpha, b, pi, fun, n_iter = super().solve(left)
                 break
             except SolverError as err:
                 if err.status == "kNotset" and not cleared:
