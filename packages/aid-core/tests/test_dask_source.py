@@ -143,3 +143,53 @@ def test_cluster_sums_cache_equals_full_sums_bit_for_bit(n, m, chunk, sparse, we
             one = [rng.integers(clusters.n_clusters)]  # one split: the incremental path
             clusters, _ = clusters.split(rng.integers(0, 2, n), clusters=one)
         assert updates >= 1 or n < 16
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    n=st.integers(2, 80),
+    chunk=st.integers(1, 30),
+    sparse=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
+def test_labels_kept_on_the_workers_give_the_same_sums_and_splits(n, chunk, sparse, seed):
+    """ChunkedClusters on a DaskSource: ClusterSums and the default declustering equal
+    those of the same labels held by the caller, bit for bit (same chunks, same order)."""
+    from aid_core import AIDProblem, ClusterSums, Evaluation
+    from svmcore.clustering import ChunkedClusters, Clusters
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    if sparse:
+        X = sp.csr_matrix(np.where(rng.random((n, 3)) < 0.5, 0.0, X))
+    y = rng.normal(size=n)
+    _, src = _sources(X, y, rng.random(n) + 0.1, chunk)
+    ref = Clusters(rng.integers(0, 6, n))
+    kept = ChunkedClusters(
+        da.from_array(ref.labels.astype(np.int32), chunks=(src.rows.row_chunks,)).persist(),
+        ref.sizes,
+    )
+    cache_ref, cache_kept = ClusterSums(), ClusterSums()
+    for _ in range(3):
+        for a, b in zip(cache_kept(src, kept), cache_ref(src, ref), strict=True):
+            a, b = (v.toarray() if sp.issparse(v) else v for v in (a, b))
+            np.testing.assert_array_equal(a, b)
+        # One evaluation's codes, kept where they are made (DaskSource.map_kept).
+        code, parts = src.map_kept(
+            lambda blk: ((blk.y > 0).astype(np.int8) + 2 * (np.abs(blk.y) < 0.2), blk.stop),
+            dtype=np.int8,
+        )
+        assert parts == [int(s) for s in np.cumsum(src.rows.row_chunks)]
+        codes = code.compute()
+        new_ref, n_ref = AIDProblem.decluster(
+            None, ref, Evaluation(0.0, key=codes & 1, free=codes >= 2)
+        )
+        new_kept, n_kept = AIDProblem.decluster(
+            None, kept, Evaluation(0.0, key=code & 1, free=code >= 2)
+        )
+        assert n_kept == n_ref
+        np.testing.assert_array_equal(new_kept.labels, new_ref.labels)
+        if n_ref == 0:
+            break
+        assert isinstance(new_kept, ChunkedClusters)
+        ref, kept = new_ref, new_kept

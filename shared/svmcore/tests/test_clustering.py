@@ -375,3 +375,26 @@ def test_group_sums_skip_negative_equals_the_subset_bit_for_bit():
     np.testing.assert_array_equal(got, group_sums(X[keep], labels[keep], 9, w[keep]))
     with pytest.raises(ValueError, match=r"\[0, 9\)"):
         group_sums(X, labels, 9, w)  # -1 is an error unless skip_negative
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    edges=arrays(np.float64, st.integers(16, 200), elements=st.integers(-50, 50).map(float)),
+    scale=st.sampled_from([1e-3, 1.0, 1e6]),
+    seed=st.integers(0, 2**16),
+)
+def test_bucketed_search_equals_searchsorted(edges, scale, seed):
+    """The 1-D assignment's bucket walk returns np.searchsorted's count exactly, with
+    repeated edges, points on the edges, outside their range, infinite and NaN."""
+    from svmcore.clustering._kmeans import _search_left
+
+    edges = np.sort(edges) * scale
+    rng = np.random.default_rng(seed)
+    z = np.concatenate(
+        [
+            rng.normal(scale=30 * scale, size=64 * edges.size),
+            rng.choice(edges, size=50),
+            [np.inf, -np.inf, np.nan, edges[0], edges[-1], np.nextafter(edges[0], -np.inf)],
+        ]
+    )
+    np.testing.assert_array_equal(_search_left(edges, z), np.searchsorted(edges, z, side="left"))

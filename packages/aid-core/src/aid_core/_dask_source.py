@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -22,8 +22,9 @@ class DaskSource(DataSource):
     :meth:`map_rows`, :meth:`map_blocks` and :meth:`reduce_blocks` run one task per row
     chunk on the current ``distributed.Client`` (or Dask's local scheduler): the function
     goes to the data and only its per-row result or its sum comes back. Per-row results
-    (cluster labels, one-byte optimality codes) are O(n) numbers on the caller; the rows
-    themselves never are.
+    that the next pass needs (cluster labels, one-byte optimality codes) can stay on the
+    workers as persisted Dask arrays (:meth:`map_kept`, passed back as ``per_row``); the
+    rows themselves never leave them.
 
     Parameters
     ----------
@@ -64,11 +65,19 @@ class DaskSource(DataSource):
         parts = self.rows.map(functools.partial(_on_block, fn))
         return np.concatenate([np.asarray(p) for p in parts])
 
-    def map_blocks(self, fn: Callable, *per_row: np.ndarray) -> list:
-        return self.rows.map(functools.partial(_on_block, fn), *per_row)
+    def map_blocks(self, fn: Callable, *per_row: Any, shared: Sequence = ()) -> list:
+        return self.rows.map(functools.partial(_on_block, fn), *per_row, shared=shared)
 
-    def reduce_blocks(self, fn: Callable, *per_row: np.ndarray) -> Any:
-        return self.rows.reduce(functools.partial(_on_block, fn), *per_row)
+    def map_kept(
+        self, fn: Callable, *per_row: Any, dtype: Any, shared: Sequence = ()
+    ) -> tuple[Any, list]:
+        """The per-row results stay on the workers: a persisted Dask array chunked as ``X``."""
+        return self.rows.map_kept(
+            functools.partial(_on_block, fn), *per_row, dtype=dtype, shared=shared
+        )
+
+    def reduce_blocks(self, fn: Callable, *per_row: Any, shared: Sequence = ()) -> Any:
+        return self.rows.reduce(functools.partial(_on_block, fn), *per_row, shared=shared)
 
     def weights(self) -> np.ndarray:
         """Every row's weight, read once from the weights' chunks (not ``X``'s) and kept."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -121,19 +121,34 @@ class DataSource(ABC):
         """
         return np.concatenate([np.asarray(fn(block)) for block in self.blocks()])
 
-    def map_blocks(self, fn: Callable, *per_row: np.ndarray) -> list:
-        """``[fn(block, *(a[block rows] for a in per_row)) for block in blocks()]``.
+    def map_blocks(self, fn: Callable, *per_row: Any, shared: Sequence = ()) -> list:
+        """``[fn(block, *(a[block rows] for a in per_row), *shared) for block in blocks()]``.
 
         For per-block results that are neither one per row nor summed: a compact per-row
         code together with a partial sum, so that only those travel (:class:`DaskSource`).
-        The same rules as :meth:`map_rows` apply to ``fn``.
+        The same rules as :meth:`map_rows` apply to ``fn``; see :meth:`reduce_blocks` for
+        ``per_row`` and ``shared``.
         """
         return [
-            fn(block, *(a[block.start : block.stop] for a in per_row)) for block in self.blocks()
+            fn(block, *(a[block.start : block.stop] for a in per_row), *shared)
+            for block in self.blocks()
         ]
 
-    def reduce_blocks(self, fn: Callable, *per_row: np.ndarray) -> Any:
-        """Sum ``fn(block, *(a[block rows] for a in per_row))`` over all blocks.
+    def map_kept(
+        self, fn: Callable, *per_row: Any, dtype: Any, shared: Sequence = ()
+    ) -> tuple[Any, list]:
+        """:meth:`map_blocks` of a ``fn`` returning ``(per-row array, small part)``.
+
+        Returns the per-row arrays joined where they are kept (one ndarray here, a
+        persisted Dask array on the workers for :class:`DaskSource`) and the parts in
+        block order; ``dtype`` is the per-row arrays'.
+        """
+        parts = self.map_blocks(fn, *per_row, shared=shared)
+        rows = [np.asarray(r, dtype=dtype) for r, _ in parts]
+        return np.concatenate(rows), [p for _, p in parts]
+
+    def reduce_blocks(self, fn: Callable, *per_row: Any, shared: Sequence = ()) -> Any:
+        """Sum ``fn(block, *(a[block rows] for a in per_row), *shared)`` over all blocks.
 
         Parameters
         ----------
@@ -141,7 +156,11 @@ class DataSource(ABC):
             Returns an array, sparse matrix, number or tuple of them (``None`` entries
             stay ``None``) for one block; the same rules as :meth:`map_rows` apply.
         *per_row : ndarray of shape (n_samples, ...)
-            Per-row arrays of the caller (cluster labels), sliced to each block's rows.
+            Per-row arrays (cluster labels), sliced to each block's rows; a
+            :class:`DaskSource` also takes Dask arrays kept on its workers.
+        shared : sequence, default=()
+            Further arguments of every call (K-sized lookups): a :class:`DaskSource`
+            sends each once per worker rather than inside every task.
 
         Returns
         -------
@@ -150,7 +169,7 @@ class DataSource(ABC):
         """
         total = None
         for block in self.blocks():
-            part = fn(block, *(a[block.start : block.stop] for a in per_row))
+            part = fn(block, *(a[block.start : block.stop] for a in per_row), *shared)
             total = part if total is None else add_parts(total, part)
         return total
 
@@ -397,7 +416,9 @@ class ClusterSums:
             or changed is None
             or 2 * changed.size > clusters.n_clusters
         ):
-            sums = cluster_sums(source, clusters.labels, clusters.n_clusters, targets=self.targets)
+            sums = cluster_sums(
+                source, clusters.label_rows, clusters.n_clusters, targets=self.targets
+            )
         else:
             sums = self._update(source, clusters)
         for part in sums:  # kept for the next partition: callers must not write into them
@@ -414,7 +435,8 @@ class ClusterSums:
         position[changed] = np.arange(changed.size)
         part = source.reduce_blocks(
             functools.partial(_changed_sums, n_changed=changed.size, targets=self.targets),
-            position[clusters.labels],
+            clusters.label_rows,
+            shared=(position,),
         )
         X_old, y_old, w_old = self._sums
         K = clusters.n_clusters
@@ -445,8 +467,11 @@ def _grow(a, n_rows):
     return out
 
 
-def _changed_sums(block: Block, position: np.ndarray, n_changed: int, targets: bool):
-    """One block's sums over the rows of changed clusters, indexed by ``position``."""
+def _changed_sums(
+    block: Block, labels: np.ndarray, position: np.ndarray, n_changed: int, targets: bool
+):
+    """One block's sums over the rows of changed clusters, indexed by ``position[labels]``."""
+    position = position[labels]
     rows = np.flatnonzero(position >= 0)
     if rows.size == 0:  # a block with no row of a changed cluster adds zeros
         m = block.X.shape[1]

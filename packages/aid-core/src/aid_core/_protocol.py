@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from svmcore.clustering import Clusters, mixed_groups
+from svmcore.clustering import ChunkedClusters, Clusters, mixed_groups
 from svmcore.typing import RandomStateLike
 
 from ._data import DataSource
@@ -120,6 +120,8 @@ class Evaluation:
         Per-sample side of the optimality condition (residual sign for LAD, margin side
         for SVM, the 4-way code for S3VM). A cluster satisfies the condition iff all its
         members share one key; the default declustering splits clusters by this key.
+        A Dask array kept on the workers when the clusters are
+        :class:`svmcore.clustering.ChunkedClusters` (so is ``free``).
     free : ndarray of shape (n_samples,) of bool or None, default=None
         Samples compatible with every key (a zero LAD residual, an SVM sample exactly on
         the margin: the optimality proofs hold whichever side they are counted on). They
@@ -132,8 +134,8 @@ class Evaluation:
     """
 
     objective: float
-    key: np.ndarray
-    free: np.ndarray | None = None
+    key: Any
+    free: Any = None
     score: float | None = None
     extra: dict = field(default_factory=dict)
 
@@ -195,8 +197,14 @@ class AIDProblem(ABC):
         Returns ``(new_clusters, n_split)``; ``n_split == 0`` means the optimality
         condition holds. The default splits every cluster whose non-free members do not
         share one ``evaluation.key`` by that key (Steps 2(a)-(b) of the paper for LAD and
-        SVM); see :func:`violated_clusters`.
+        SVM); see :func:`violated_clusters`. With a
+        :class:`svmcore.clustering.ChunkedClusters` (labels kept on Dask workers) the key
+        and ``free`` are Dask arrays chunked like the labels, and the test and the split
+        run where they live (:meth:`~svmcore.clustering.ChunkedClusters.split_violated`).
         """
+        if isinstance(clusters, ChunkedClusters):  # labels and keys live on Dask workers
+            new, violated = clusters.split_violated(evaluation.key, evaluation.free)
+            return new, int(violated.size)
         violated = violated_clusters(clusters.labels, clusters.n_clusters, evaluation)
         if violated.size == 0:
             return clusters, 0

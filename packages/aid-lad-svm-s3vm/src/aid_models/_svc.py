@@ -18,6 +18,7 @@ from aid_core import (
     as_data_source,
 )
 from svmcore.chunked import distinct, is_dask_collection
+from svmcore.clustering import ChunkedClusters
 from svmcore.kernels import kernel_matvec, resolve_gamma
 from svmcore.typing import ArrayLike, DaskArray, MatrixLike, RandomStateLike
 from svmcore.validation import (
@@ -33,6 +34,7 @@ from svmcore.validation import (
 )
 
 from ._common import dask_input, lazy_predict, run_estimator_aid, store_run
+from ._svc_chunked import chunked_duals
 from ._svc_full_dcd import _fit_full_dcd
 from ._svc_problem import _SVCProblem
 
@@ -41,6 +43,11 @@ __all__ = ["AIDSVC"]
 #: solver="auto" with the linear kernel: "newton" (the primal has m + 1 unknowns) on dense
 #: data with at most this many features, "dcd-full" otherwise.
 NEWTON_MAX_FEATURES = 64
+
+
+def _signed(y, positive, dtype=np.float64):
+    """``+1`` where ``y`` is the positive class, ``-1`` elsewhere."""
+    return np.where(y == positive, 1, -1).astype(dtype)
 
 
 def _binary_classes(classes):
@@ -313,7 +320,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         check_magnitude(X, "X", "AIDSVC")
         check_classification_targets(y)
         self.classes_ = _binary_classes(np.unique(y))
-        y_signed = np.where(y == self.classes_[1], 1.0, -1.0)
+        y_signed = _signed(y, self.classes_[1])
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         keep = sw > 0
         if keep.all():
@@ -332,7 +339,9 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
             )
         X, y, sw, classes, keep = dask_input(self, X, y, sample_weight, classes=True)
         self.classes_ = _binary_classes(classes)
-        y_signed = (2.0 * (y == self.classes_[1]) - 1.0).astype(np.float64)
+        # +-1 as one byte per row kept on the workers (lineage: y's chunks): every pass
+        # reads the targets, which otherwise meant reading and mapping y's chunk again.
+        y_signed = y.map_blocks(_signed, self.classes_[1], np.int8, dtype=np.int8).persist()
         if keep is not None and distinct(y_signed).size != 2:
             raise ValueError("Both classes need samples with positive sample_weight.")
         return X, None, None, keep, DaskSource(X, y_signed, sw)
@@ -395,21 +404,22 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
                 )
             problem = _SVCProblem(self, X, kernel_params, gamma, seed, solver)
             result = run_estimator_aid(self, problem, data, seed)
-        if y_signed is None:  # Dask: the per-row vectors, read from their own chunks
-            assert data is not None
-            y_signed, sw = data.targets(), data.weights()
-        assert y_signed is not None
         params = result.solution.params
-        labels = result.clusters.labels
-        W = np.bincount(labels, weights=sw, minlength=result.clusters.n_clusters)
-        alpha = params["alpha"][labels] * sw / W[labels]
-        support = np.flatnonzero(alpha > 0)
+        if isinstance(result.clusters, ChunkedClusters):  # Dask: expanded where labels are
+            support, dual, alpha_sum = chunked_duals(data, result.clusters, params["alpha"])
+        else:
+            assert y_signed is not None
+            labels = result.clusters.labels
+            W = np.bincount(labels, weights=sw, minlength=result.clusters.n_clusters)
+            alpha = params["alpha"][labels] * sw / W[labels]
+            support = np.flatnonzero(alpha > 0)
+            dual, alpha_sum = alpha[support] * y_signed[support], float(alpha.sum())
         if keep is not None:
             support_orig = np.flatnonzero(keep)[support]
         else:
             support_orig = support
         self.support_ = support_orig
-        self.dual_coef_ = (alpha[support] * y_signed[support])[None, :]
+        self.dual_coef_ = dual[None, :]
         self.intercept_ = np.array([params["b"]])
         if linear:
             self.coef_ = np.asarray(params["w"], dtype=np.float64)[None, :]
@@ -418,7 +428,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
             self.support_vectors_ = X[support]
             self.gamma_ = gamma
             norm2 = params["norm2"]
-        self.dual_objective_ = float(alpha.sum() - 0.5 * norm2)
+        self.dual_objective_ = alpha_sum - 0.5 * norm2
         store_run(self, result, n)
         self.solver_ = solver
         return self

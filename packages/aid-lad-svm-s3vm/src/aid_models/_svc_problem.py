@@ -8,6 +8,7 @@ optimality condition of Prop 3 on the full data. The estimator is
 
 from __future__ import annotations
 
+import functools
 import warnings
 from typing import NamedTuple
 
@@ -19,6 +20,7 @@ from aid_core import (
     AggregatedSolution,
     AIDProblem,
     ClusterSums,
+    DaskSource,
     Evaluation,
 )
 from svmcore.clustering import Clusters, kmeans_one_iteration
@@ -35,6 +37,7 @@ from svmcore.solvers import (
 from ._codes import margin_codes
 from ._common import initial_cluster_count, sample_rows
 from ._svc_bound import aggregated_dual_bound
+from ._svc_chunked import chunked_initial_clusters, hyperplane_scores
 
 __all__: list[str] = []
 
@@ -112,13 +115,18 @@ class _SVCProblem(AIDProblem):
         size = max(20 * (m + 1), 1000) if est.init_sample_size == "auto" else est.init_sample_size
         idx = sample_rows(n, size, rng)
         sample = data.take(idx)
-        y = data.targets()
-        if np.unique(sample.y).size == 2:
+        sample_y = np.asarray(sample.y, dtype=np.float64)  # Dask: kept as one byte
+        rate = est.initial_aggregation_rate
+        if rate == "auto":
+            rate = min(1.0, max(1.1 * m / n, 1e-4))
+        k0 = initial_cluster_count(rate, n, 2)
+        fit = None
+        if np.unique(sample_y).size == 2:
             w0 = sample.weights
             # Weight n/s per sampled row so the sample's C matches the full problem's scale.
             fit = self._sample_fit(
                 sample.X,
-                sample.y,
+                sample_y,
                 w0 * (n / len(idx)),
                 C=est.C,
                 solver="liblinear" if self.solver == "liblinear" else "libsvm",
@@ -126,18 +134,18 @@ class _SVCProblem(AIDProblem):
                 random_state=self.seed,
                 **({} if self.linear else {**self.kernel_params, "gamma": self.gamma}),
             )
-            if self.linear:
-                d = data.map_rows(lambda b: b.X @ fit.coef + fit.intercept)
-            else:
-                sv = fit.support
-                coef = fit.dual_coef[sv] * sample.y[sv]
-                d = self._kernel_scores(sample.X[sv], coef) + fit.intercept
-        else:
+        if isinstance(data, DaskSource):  # linear: labels made and kept where the rows are
+            plane = (None, None) if fit is None else (fit.coef, fit.intercept)
+            return chunked_initial_clusters(data, *plane, k0)
+        if fit is None:
             d = np.zeros(n)
-        rate = est.initial_aggregation_rate
-        if rate == "auto":
-            rate = min(1.0, max(1.1 * m / n, 1e-4))
-        k0 = initial_cluster_count(rate, n, 2)
+        elif self.linear:
+            d = data.map_rows(lambda b: hyperplane_scores(b.X, fit.coef, fit.intercept))
+        else:
+            sv = fit.support
+            coef = fit.dual_coef[sv] * sample_y[sv]
+            d = self._kernel_scores(sample.X[sv], coef) + fit.intercept
+        y = data.targets()
         # Clusters never mix labels (sec. 3.2): each class is clustered on its own.
         labels = np.empty(n, dtype=np.int64)
         offset = 0
@@ -176,9 +184,9 @@ class _SVCProblem(AIDProblem):
         y_k = np.sign(y_sum)  # clusters are label-pure, so the sign is the label
         agg = {"y": y_k, "W": W}
         if self.solver == "dcd":
-            # The partition, so that the next solve can map the previous aggregated duals
-            # to the clusters they were split into (its warm start).
-            agg["labels"] = clusters.labels
+            # The partition's lineage, so that the next solve can map the previous
+            # aggregated duals to the clusters they were split into (its warm start).
+            agg["lineage"] = (clusters.token, clusters.parent_token, clusters.parent)
         if self.linear:
             agg["X"] = _weighted_means(X_sum, W)
             if self.solver == "highs":
@@ -309,10 +317,10 @@ class _SVCProblem(AIDProblem):
         est, y, W = self.est, agg["y"], agg["W"]
         alpha0, b0 = None, 0.0
         previous = context.previous
-        if previous is not None and "labels" in previous.params:
-            # Parent of every cluster in the previous partition (declustering only splits).
-            parent = np.empty(y.size, dtype=np.int64)
-            parent[agg["labels"]] = previous.params["labels"]
+        token, parent_token, parent = agg["lineage"]
+        if previous is not None and previous.params.get("token") == parent_token:
+            # The previous partition's cluster of every cluster (declustering only
+            # splits), from the split's K-sized lineage: no pass over the labels.
             old_alpha = previous.params["alpha"]
             old_W = np.bincount(parent, weights=W, minlength=old_alpha.size)
             alpha0 = old_alpha[parent] * W / old_W[parent]
@@ -331,7 +339,7 @@ class _SVCProblem(AIDProblem):
         )
         # The exactly feasible duals carry the certified bound into the next warm start.
         params = {"w": res.coef, "b": res.intercept, "alpha": res.feasible_dual_coef}
-        params["labels"] = agg["labels"]
+        params["token"] = token
         note = f"dcd target={target:.0e} epochs={res.n_epochs} rounds={res.n_rounds}"
         return _Solved(params, float(res.objective), float(res.dual_objective), "dcd", note=note)
 
@@ -442,24 +450,29 @@ class _SVCProblem(AIDProblem):
         p, C = solution.params, self.est.C
         if "KM" in p:
             scores = p["KM"] @ p["v"] + p["b"]
-            parts = [margin_codes(scores, data.targets(), data.weights())]
+            code, hinge, correct = margin_codes(scores, data.targets(), data.weights())
+            parts = [(hinge, correct)]
             norm2 = p["norm2"]
         else:
-            w, b = p["w"], p["b"]
-            # Per row one byte and per block two partial sums travel back from a worker.
-            parts = data.map_blocks(
-                lambda blk: margin_codes(np.asarray(blk.X @ w).ravel() + b, blk.y, blk.weights)
+            # Per block two partial sums travel back; the one-byte codes stay where they
+            # are made (on a Dask worker, for the split that reads them there).
+            code, parts = data.map_kept(
+                functools.partial(_block_codes, w=p["w"], b=p["b"]), dtype=np.int8
             )
-            norm2 = float(w @ w)
-        code = np.concatenate([c for c, _, _ in parts])
-        hinge = sum(h for _, h, _ in parts)
-        correct = sum(k for _, _, k in parts)
+            norm2 = float(p["w"] @ p["w"])
+        hinge = sum(h for h, _ in parts)
+        correct = sum(k for _, k in parts)
         return Evaluation(
             objective=0.5 * norm2 + C * float(hinge),
             key=code & 1,
             free=code >= 2,
-            score=float(correct) / code.size,
+            score=float(correct) / data.n_samples,
         )
+
+
+def _block_codes(blk, w, b):
+    code, hinge, correct = margin_codes(np.asarray(blk.X @ w).ravel() + b, blk.y, blk.weights)
+    return code, (hinge, correct)
 
 
 def _gap(res):

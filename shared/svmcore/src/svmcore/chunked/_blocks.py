@@ -10,7 +10,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..typing import ArrayLike, DaskArray
-from ._detect import require_dask
+from ._detect import is_dask_collection, require_dask
+from ._kept import chunk_parts, kept_rows, shared_values
 
 __all__ = ["RowBlocks", "add_parts", "distinct", "gather_vector", "select_rows", "tree_sum"]
 
@@ -56,21 +57,28 @@ class RowBlocks:
         """Number of columns."""
         return int(self.X.shape[1])
 
-    def _tasks(self, fn, per_row, chunks=None):
+    def _tasks(self, fn, per_row, chunks=None, shared=()):
         import dask
 
         tasks = []
-        per_row = [_compact(a) for a in per_row]
+        # Per-row arrays kept on the workers (Dask arrays) pass chunk by chunk where they
+        # live; the caller's own arrays are sliced into the tasks.
+        kept = [chunk_parts(a, self.row_chunks) if is_dask_collection(a) else None for a in per_row]
+        per_row = [a if k is not None else _compact(a) for a, k in zip(per_row, kept, strict=True)]
+        extra = shared_values(shared)
         for i in range(len(self.row_chunks)) if chunks is None else chunks:
             lo, hi = self.starts[i], self.starts[i + 1]
-            slices = [np.ascontiguousarray(a[lo:hi]) for a in per_row]
+            slices = [
+                np.ascontiguousarray(a[lo:hi]) if k is None else k[i]
+                for a, k in zip(per_row, kept, strict=True)
+            ]
             X_i, y_i, w_i = (parts[i] for parts in self._parts)
             # Not pure: a pure key would hash every per-row slice (hundreds of MB per
             # pass at 1e8 rows) for a task that is computed once.
-            tasks.append(dask.delayed(fn, pure=False)(int(lo), X_i, y_i, w_i, *slices))
+            tasks.append(dask.delayed(fn, pure=False)(int(lo), X_i, y_i, w_i, *slices, *extra))
         return tasks
 
-    def map(self, fn: Callable, *per_row: np.ndarray) -> list:
+    def map(self, fn: Callable, *per_row: np.ndarray, shared: Sequence = ()) -> list:
         """``[fn(start, X_i, y_i, w_i, *(a[rows of i] for a in per_row)) for each chunk i]``.
 
         Parameters
@@ -81,8 +89,12 @@ class RowBlocks:
             It is pickled with the model it closes over, so it should close over small
             objects only (coefficients, centroids), never over per-row arrays: pass those
             in ``per_row`` and each task receives its slice alone.
-        *per_row : ndarray of shape (n_samples, ...)
-            Per-row arrays held by the caller (cluster labels, for instance).
+        *per_row : ndarray or dask.array.Array of shape (n_samples, ...)
+            Per-row arrays: the caller's (sliced into each task) or Dask arrays kept on
+            the workers (see :func:`kept_rows`), whose chunks are read where they live.
+        shared : sequence, default=()
+            Values passed after the slices to every task, sent once per worker (K-sized
+            lookups; a closure would carry them in every task).
 
         Returns
         -------
@@ -91,15 +103,26 @@ class RowBlocks:
         moves to the caller as soon as its task ends, so the workers never hold all of
         them at once (per-row results of every chunk can exceed their memory).
         """
-        return _compute_streaming(self._tasks(fn, per_row))
+        return _compute_streaming(self._tasks(fn, per_row, shared=shared))
 
-    def reduce(self, fn: Callable, *per_row: np.ndarray) -> Any:
+    def reduce(self, fn: Callable, *per_row: np.ndarray, shared: Sequence = ()) -> Any:
         """Sum of ``fn`` over the chunks (as :meth:`map`), added pairwise on the workers.
 
         ``fn`` returns an array, a sparse matrix, a number or a tuple of those (``None``
         entries stay ``None``); only the total comes back.
         """
-        return tree_sum(self._tasks(fn, per_row)).compute()
+        return tree_sum(self._tasks(fn, per_row, shared=shared)).compute()
+
+    def map_kept(
+        self, fn: Callable, *per_row: np.ndarray, dtype: Any, shared: Sequence = ()
+    ) -> tuple[DaskArray, list]:
+        """:meth:`map` of a ``fn`` returning ``(per-row array, small part)`` per chunk.
+
+        The per-row arrays stay on the workers as one persisted Dask array (see
+        :func:`kept_rows`); only the parts come back, in chunk order.
+        """
+        tasks = self._tasks(fn, per_row, shared=shared)
+        return kept_rows(tasks, self.row_chunks, dtype, with_parts=True)
 
     def take(self, indices: ArrayLike) -> tuple:
         """Gather the rows ``indices`` (sorted ascending): ``(X, y, sample_weight)``.
@@ -109,13 +132,19 @@ class RowBlocks:
         indices = np.unique(np.asarray(indices, dtype=np.int64))
         if indices.size == 0 or indices[0] < 0 or indices[-1] >= self.n_samples:
             raise ValueError("take() needs indices inside [0, n_samples).")
-        owner = np.searchsorted(self.starts, indices, side="right") - 1
-        chunks = np.unique(owner).tolist()
-        local = np.zeros(self.n_samples, dtype=bool)
-        local[indices] = True
         import dask
 
-        parts = dask.compute(*self._tasks(_select_rows, (local,), chunks))
+        # Each task gets its own chunk's row numbers (a mask over all rows would travel
+        # in the graph: 64 MB at 64M rows).
+        bounds = np.searchsorted(indices, self.starts)
+        tasks = []
+        for i in range(len(self.row_chunks)):
+            if bounds[i] == bounds[i + 1]:
+                continue
+            rows = indices[bounds[i] : bounds[i + 1]] - self.starts[i]
+            X_i, y_i, w_i = (parts[i] for parts in self._parts)
+            tasks.append(dask.delayed(_select_rows, pure=False)(0, X_i, y_i, w_i, rows))
+        parts = dask.compute(*tasks)
         X_parts, y_parts, w_parts = zip(*parts, strict=True)
         X = sp.vstack(X_parts, format="csr") if sp.issparse(X_parts[0]) else np.vstack(X_parts)
         y = None if y_parts[0] is None else np.concatenate(y_parts)
@@ -260,8 +289,7 @@ def _identity(start, X, y, w):
     return start, X, y, w
 
 
-def _select_rows(start, X, y, w, mask):
-    rows = np.flatnonzero(mask)
+def _select_rows(start, X, y, w, rows):
     return (
         X[rows],
         None if y is None else np.asarray(y)[rows],

@@ -78,6 +78,10 @@ class Clusters:
         With ``parent_token``: the clusters whose members differ from the parent's
         cluster of the same id (the ids that split, and every new id); any other
         cluster has exactly its parent's members.
+    parent : ndarray of shape (n_clusters,), int64, or None
+        With ``parent_token``: the parent partition's cluster each cluster was split
+        from (``parent[k] = k`` for the ids the parent had), so that per-cluster
+        results of the parent map to this partition without a pass over the labels.
 
     Notes
     -----
@@ -107,6 +111,7 @@ class Clusters:
         self.token = next(_TOKENS)
         self.parent_token: int | None = None
         self.changed: np.ndarray | None = None
+        self.parent: np.ndarray | None = None
         self._order: np.ndarray | None = None
         self._starts = np.zeros(0, dtype=np.intp)
 
@@ -115,6 +120,11 @@ class Clusters:
 
     def __len__(self) -> int:
         return self.n_clusters
+
+    @property
+    def label_rows(self) -> Any:
+        """The labels where they live: ``labels`` here, a Dask array for ``ChunkedClusters``."""
+        return self.labels
 
     def indicator(self) -> Any:
         """Membership matrix ``E`` (CSR, ``n x K``): ``E[i, k] = 1`` iff ``i`` in ``C_k``."""
@@ -219,8 +229,8 @@ class Clusters:
             allowed[:] = False
             allowed[clusters] = True
         if K * n_keys <= 4 * key.size + 1024:  # the usual case: one Numba pass each way
-            labels, split = split_by_key(self.labels, key, allowed, K, n_keys)
-            return self._child(labels, split), split
+            labels, split, parent = split_by_key(self.labels, key, allowed, K, n_keys)
+            return self._child(labels, split, parent), split
         key = np.where(allowed[self.labels], key, 0)
         code = self.labels * n_keys + key
         present, inverse = np.unique(code, return_inverse=True)
@@ -229,11 +239,17 @@ class Clusters:
         new_id = np.where(first, row, K + np.cumsum(~first) - 1)
         labels = new_id[inverse]
         split = np.unique(row[~first])
-        return self._child(labels, split), split
+        parent = np.empty(new_id.size, dtype=np.int64)
+        parent[new_id] = row
+        return self._child(labels, split, parent), split
 
-    def _child(self, labels, split):
+    def _child(self, labels, split, parent):
         """The partition split from this one, knowing which clusters changed."""
-        new = Clusters(labels)
+        return self._lineage(Clusters(labels), split, parent)
+
+    def _lineage(self, new, split, parent):
         new.parent_token = self.token
         new.changed = np.concatenate([split, np.arange(self.n_clusters, new.n_clusters)])
+        parent.flags.writeable = False
+        new.parent = parent
         return new

@@ -6,12 +6,12 @@ import numpy as np
 from numba import prange
 from scipy.spatial import cKDTree
 
-from ..numba_config import jit_parallel
+from ..numba_config import jit, jit_parallel
 from ..typing import ArrayLike, RandomStateLike
 from ..validation import check_float_array, check_positive_int
 from ._strips import nearest_centre_2d
 
-__all__ = ["kmeans_one_iteration"]
+__all__ = ["kmeans_centres", "kmeans_one_iteration", "nearest_centre"]
 
 # Above this many centres (in at most _TREE_MAX_DIMS dimensions) the assignment uses a
 # k-d tree: at 200k points and 1,000 centres in 2-d, 0.76 s brute force vs ~0.1 s.
@@ -37,13 +37,52 @@ def _nearest_centre(Z, centres, labels):
         labels[i] = arg
 
 
+@jit
+def _count_below(edges, z, lo, scale, guess, out):
+    """``out[t] = #{edges < z[t]}`` (np.searchsorted(edges, z, "left")) for sorted ``edges``.
+
+    ``guess[b]`` is the count at the left end of the uniform bucket ``b`` of ``z``'s
+    range; the walk from it to the exact count is a step or two for quantile-spaced
+    edges, so each point costs O(1) instead of a binary search.
+    """
+    m = edges.shape[0]
+    top = guess.shape[0] - 1
+    for t in range(z.shape[0]):
+        v = z[t]
+        if v != v:  # NaN sorts last, as in numpy
+            out[t] = m
+            continue
+        b = (v - lo) * scale
+        i = guess[0] if b < 0 else (guess[top] if b >= top else guess[int(b)])
+        while i < m and edges[i] < v:
+            i += 1
+        while i > 0 and edges[i - 1] >= v:
+            i -= 1
+        out[t] = i
+
+
+def _search_left(edges, z):
+    """``np.searchsorted(edges, z, side="left")`` for many points and sorted ``edges``."""
+    if edges.size < 16 or z.size < 64 * edges.size:
+        return np.searchsorted(edges, z, side="left")
+    lo, hi = float(edges[0]), float(edges[-1])
+    n_buckets = 4 * edges.size
+    if not hi > lo or not np.isfinite(hi - lo):
+        return np.searchsorted(edges, z, side="left")
+    scale = n_buckets / (hi - lo)
+    guess = np.searchsorted(edges, lo + np.arange(n_buckets + 1) / scale, side="left")
+    out = np.empty(z.shape[0], dtype=np.int64)
+    _count_below(edges, z, lo, scale, guess.astype(np.int64), out)
+    return out
+
+
 def _assign(Z, centres):
     if Z.shape[1] == 1:
-        # 1-d: sorted centres split the line at their midpoints, O(n log K).
+        # 1-d: sorted centres split the line at their midpoints, O(n) after an O(K) table.
         order = np.argsort(centres[:, 0], kind="stable")
         c = centres[order, 0]
         mids = 0.5 * (c[1:] + c[:-1])
-        return order[np.searchsorted(mids, Z[:, 0], side="left")]
+        return order[_search_left(mids, np.ascontiguousarray(Z[:, 0]))]
     if centres.shape[0] > _TREE_MIN_CENTRES and Z.shape[1] == 2:
         # Many centres in the plane (AID-LAD's (r, y)): sorted strips, exact and
         # brute force's tie rule, 3-5x faster than the k-d tree below.
@@ -131,9 +170,53 @@ def kmeans_one_iteration(
     >>> kmeans_one_iteration([0.0, 0.1, 5.0, 5.2, 9.9, 10.0], 3).tolist()
     [0, 0, 1, 1, 2, 2]
     """
+    Z = _as_points(Z)
+    labels = _assign(Z, kmeans_centres(Z, n_clusters, init=init, random_state=random_state))
+    present = np.bincount(labels, minlength=int(labels.max()) + 1) > 0
+    return (np.cumsum(present) - 1)[labels]
+
+
+def _as_points(Z):
     Z = np.asarray(Z) if not hasattr(Z, "toarray") else Z
     Z = check_float_array(Z, "Z", ndim=np.ndim(Z) if np.ndim(Z) in (1, 2) else 2)
-    Z = np.ascontiguousarray(Z.reshape(Z.shape[0], -1), dtype=np.float64)
+    return np.ascontiguousarray(Z.reshape(Z.shape[0], -1), dtype=np.float64)
+
+
+def kmeans_centres(
+    Z: ArrayLike,
+    n_clusters: int,
+    *,
+    init: ArrayLike | None = None,
+    random_state: RandomStateLike = None,
+) -> np.ndarray:
+    """The centres of :func:`kmeans_one_iteration` after its move step.
+
+    :func:`kmeans_one_iteration` assigns every point to the nearest of these
+    (:func:`nearest_centre`) and compacts the labels; a caller whose points live in
+    chunks assigns them chunk by chunk with the same result.
+
+    Parameters
+    ----------
+    Z : array-like of shape (n_samples,) or (n_samples, n_dims)
+        The projected data, as for :func:`kmeans_one_iteration`.
+    n_clusters : int
+        Target number of clusters; values above ``n_samples`` are clipped.
+    init : array-like of shape (n_clusters, n_dims), default=None
+        Initial centres (default: quantiles in 1-d, a seeded sample of rows otherwise).
+    random_state : int, Generator or None, default=None
+        Seed of the row sample; unused for 1-d.
+
+    Returns
+    -------
+    centres : ndarray of shape (K', n_dims)
+        The means of the non-empty clusters of the first assignment (``K' <= n_clusters``).
+
+    Examples
+    --------
+    >>> kmeans_centres([0.0, 0.1, 5.0, 5.2, 9.9, 10.0], 3).ravel().tolist()
+    [0.05, 5.1, 9.95]
+    """
+    Z = _as_points(Z)
     n_clusters = min(check_positive_int(n_clusters, "n_clusters"), Z.shape[0])
     if init is None:
         centres = _initial_centres(Z, n_clusters, random_state)
@@ -145,7 +228,22 @@ def kmeans_one_iteration(
                 f"init must have {Z.shape[1]} column(s) like Z, got shape {centres.shape}."
             )
     labels = _assign(Z, centres)
-    centres = _centroids(Z, labels, centres.shape[0])
-    labels = _assign(Z, centres)
-    present = np.bincount(labels, minlength=centres.shape[0]) > 0
-    return (np.cumsum(present) - 1)[labels]
+    return _centroids(Z, labels, centres.shape[0])
+
+
+def nearest_centre(Z: ArrayLike, centres: ArrayLike) -> np.ndarray:
+    """Index of the nearest centre of every point, as :func:`kmeans_one_iteration` assigns.
+
+    Parameters
+    ----------
+    Z : array-like of shape (n_samples,) or (n_samples, n_dims)
+        Points.
+    centres : ndarray of shape (K, n_dims)
+        Centres, e.g. from :func:`kmeans_centres`.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,), int64
+        Indices into ``centres`` (not compacted: a centre may get no point).
+    """
+    return _assign(_as_points(Z), np.ascontiguousarray(centres, dtype=np.float64))

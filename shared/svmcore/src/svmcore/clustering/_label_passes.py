@@ -11,7 +11,7 @@ import numpy as np
 
 from ..numba_config import jit
 
-__all__ = ["mixed_groups", "split_by_key"]
+__all__ = ["key_tally", "mixed_groups", "relabel", "split_by_key", "split_lookup"]
 
 
 @jit
@@ -80,7 +80,7 @@ def _relabel(labels, key, allowed, n_keys, lookup, out):
 
 def split_by_key(
     labels: np.ndarray, key: np.ndarray, allowed: np.ndarray, n_groups: int, n_keys: int
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Split the allowed groups by ``key`` (in ``[0, n_keys)``): the new labels.
 
     A group keeps its id for its members with the smallest key; every further (group,
@@ -93,15 +93,117 @@ def split_by_key(
         The new labels (compact: ``0 .. K' - 1`` all used).
     split : ndarray of int64
         Ids of the groups that split, ascending.
+    parent : ndarray of shape (K',), int64
+        The group each new label was split from (``parent[k] = k`` for ``k < n_groups``).
     """
     present = np.zeros(n_groups * n_keys, dtype=np.bool_)
     _present_codes(labels, key, allowed, n_keys, present)
+    lookup, split, parent = split_lookup(present, n_groups, n_keys)
+    out = np.empty(labels.shape[0], dtype=np.int64)
+    _relabel(labels, key, allowed, n_keys, lookup, out)
+    return out, split, parent
+
+
+def split_lookup(
+    present: np.ndarray, n_groups: int, n_keys: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """New ids of the (group, key) pairs present: the K-sized half of :func:`split_by_key`.
+
+    Parameters
+    ----------
+    present : ndarray of shape (n_groups * n_keys,) of bool
+        Whether some member of group ``g`` has key ``k`` (entry ``g * n_keys + k``);
+        every group has at least one entry.
+    n_groups, n_keys : int
+        Sizes.
+
+    Returns
+    -------
+    lookup : ndarray of shape (n_groups * n_keys,), int64
+        New label of each present pair (others undefined).
+    split : ndarray of int64
+        Groups with more than one pair, ascending.
+    parent : ndarray of shape (K',), int64
+        The group of each new label.
+    """
     codes = np.flatnonzero(present)
     row = codes // n_keys
     first = np.r_[True, row[1:] != row[:-1]]
     new_id = np.where(first, row, n_groups + np.cumsum(~first) - 1)
     lookup = np.empty(n_groups * n_keys, dtype=np.int64)
     lookup[codes] = new_id
-    out = np.empty(labels.shape[0], dtype=np.int64)
+    parent = np.empty(new_id.size, dtype=np.int64)
+    parent[new_id] = row
+    return lookup, np.unique(row[~first]), parent
+
+
+def relabel(
+    labels: np.ndarray,
+    key: np.ndarray,
+    allowed: np.ndarray,
+    n_keys: int,
+    lookup: np.ndarray,
+    dtype: type = np.int64,
+) -> np.ndarray:
+    """``lookup[labels * n_keys + key]`` (key read as 0 in groups not ``allowed``), one pass.
+
+    The per-row half of :func:`split_by_key`, for labels that live in row chunks.
+    """
+    out: np.ndarray = np.empty(labels.shape[0], dtype=dtype)
     _relabel(labels, key, allowed, n_keys, lookup, out)
-    return out, np.unique(row[~first])
+    return out
+
+
+@jit
+def _tally(labels, key, free, n_keys, use_free, counts, seen):
+    for i in range(labels.shape[0]):
+        c = labels[i] * n_keys + key[i]
+        counts[c] += 1
+        if not (use_free and free[i]):
+            seen[c] = True
+
+
+def key_tally(
+    labels: np.ndarray,
+    key: np.ndarray,
+    n_groups: int,
+    n_keys: int,
+    free: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Count the members of every (group, key) pair in one pass over the rows.
+
+    What :func:`mixed_groups` and :func:`split_by_key` need of the rows, as K-sized
+    arrays that add up over row chunks (counts by ``+``, ``seen`` by ``|``).
+
+    Parameters
+    ----------
+    labels : ndarray of shape (n_rows,) of int in ``[0, n_groups)``
+        Group of each row.
+    key : ndarray of shape (n_rows,) of int in ``[0, n_keys)``
+        Per-row key.
+    n_groups, n_keys : int
+        Sizes.
+    free : ndarray of shape (n_rows,) of bool or None, default=None
+        Rows left out of ``seen`` (they count in ``counts``).
+
+    Returns
+    -------
+    counts : ndarray of shape (n_groups * n_keys,), int64
+        Rows of each (group, key) pair (entry ``g * n_keys + k``).
+    seen : ndarray of shape (n_groups * n_keys,), bool
+        Whether a row not ``free`` has that pair.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> counts, seen = key_tally(np.array([0, 0, 1]), np.array([1, 0, 1]), 2, 2,
+    ...                          free=np.array([False, True, False]))
+    >>> counts.tolist(), seen.tolist()
+    ([1, 1, 0, 1], [False, True, False, True])
+    """
+    counts = np.zeros(int(n_groups) * int(n_keys), dtype=np.int64)
+    seen = np.zeros(counts.size, dtype=np.bool_)
+    use_free = free is not None
+    free = np.zeros(1, dtype=np.bool_) if free is None else np.asarray(free, dtype=np.bool_)
+    _tally(np.asarray(labels), np.asarray(key), free, int(n_keys), use_free, counts, seen)
+    return counts, seen

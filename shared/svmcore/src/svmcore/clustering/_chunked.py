@@ -1,0 +1,244 @@
+"""A partition whose per-row labels live on Dask workers, next to the rows they label."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..typing import DaskArray
+from ..validation import check_indices
+from ._clusters import _TOKENS, Clusters
+from ._label_passes import key_tally, relabel, split_lookup
+
+__all__ = ["ChunkedClusters"]
+
+#: Widest range of key values a split by a Dask array of keys accepts.
+_MAX_KEYS = 256
+
+
+class ChunkedClusters(Clusters):
+    """:class:`Clusters` with the labels kept as a persisted Dask array on the workers.
+
+    The same partition as ``Clusters(labels)`` for the same labels, but a split reads
+    the keys where they live (one map over the row chunks returning K-sized counts, one
+    map writing the new labels next to the old ones) and only K-sized arrays reach the
+    caller. ``labels`` still works: it gathers the labels (O(n) on the caller), for code
+    that needs them all.
+
+    Parameters
+    ----------
+    label_rows : dask.array.Array of shape (n_samples,), int32
+        Compact labels (``0..K-1``, all used), persisted and chunked like the data.
+    sizes : ndarray of shape (n_clusters,), int64
+        ``|C_k|`` (all positive), e.g. counted by the map that made the labels.
+
+    Attributes
+    ----------
+    label_rows : dask.array.Array
+        The labels where they live.
+    n_clusters, n_samples, sizes, token, parent_token, changed, parent
+        As for :class:`Clusters`.
+    """
+
+    def __init__(self, label_rows: DaskArray, sizes: np.ndarray) -> None:
+        sizes = np.asarray(sizes, dtype=np.int64)
+        if label_rows.ndim != 1 or sizes.ndim != 1 or int(sizes.sum()) != label_rows.shape[0]:
+            raise ValueError(
+                f"sizes (sum {int(sizes.sum())}) must count the {label_rows.shape[0]} labels."
+            )
+        if sizes.size == 0 or sizes.min() < 1:
+            raise ValueError("Every cluster needs at least one member.")
+        sizes.flags.writeable = False
+        self._rows = label_rows
+        self.sizes = sizes
+        self.n_clusters = int(sizes.size)
+        self.n_samples = int(label_rows.shape[0])
+        self.row_chunks = tuple(int(c) for c in label_rows.chunks[0])
+        self.token = next(_TOKENS)
+        self.parent_token = None
+        self.changed = None
+        self.parent = None
+        self._order = None
+        self._starts = np.zeros(0, dtype=np.intp)
+
+    @classmethod
+    def compacted(cls, label_rows: DaskArray, counts: np.ndarray) -> ChunkedClusters:
+        """The partition of labels that may leave ids unused, compacted to ``0..K-1``.
+
+        Parameters
+        ----------
+        label_rows : dask.array.Array of shape (n_samples,) of int
+            Labels in ``[0, counts.size)``, persisted and chunked like the data.
+        counts : ndarray of int
+            Rows per label (zeros for the unused ones), e.g. summed by the map that
+            made the labels.
+
+        Returns
+        -------
+        ChunkedClusters
+            Labels renumbered in order (one map over the labels when some are unused).
+        """
+        from ..chunked import kept_rows, map_chunks
+
+        counts = np.asarray(counts, dtype=np.int64)
+        present = counts > 0
+        if present.all():
+            return cls(label_rows, counts)
+        lookup = (np.cumsum(present) - 1).astype(np.int32)
+        row_chunks = tuple(int(c) for c in label_rows.chunks[0])
+        tasks = map_chunks(_chunk_lookup, label_rows, row_chunks=row_chunks, shared=(lookup,))
+        return cls(kept_rows(tasks, row_chunks, np.int32), counts[present])
+
+    def __repr__(self) -> str:
+        return f"ChunkedClusters(n_samples={self.n_samples}, n_clusters={self.n_clusters})"
+
+    @property
+    def label_rows(self) -> DaskArray:
+        """The labels where they live (a persisted Dask array chunked like the data)."""
+        return self._rows
+
+    @property
+    def labels(self) -> np.ndarray:
+        """All labels on the caller (int64, read-only): a gather of O(n) numbers."""
+        from ..chunked import gather_vector
+
+        labels = gather_vector(self.label_rows).astype(np.int64)
+        labels.flags.writeable = False
+        return labels
+
+    def split_violated(
+        self, key: DaskArray, free: DaskArray | None = None
+    ) -> tuple[Clusters, np.ndarray]:
+        """AID's declustering where the rows live: split every mixed cluster by ``key``.
+
+        A cluster is mixed when its members other than the ``free`` ones carry more than
+        one key (:func:`svmcore.clustering.mixed_groups`); the mixed clusters are split as
+        :meth:`Clusters.split` does (``free`` members go with their own key).
+
+        Parameters
+        ----------
+        key : dask.array.Array of shape (n_samples,) of int
+            Per-row key, chunked like the labels.
+        free : dask.array.Array of shape (n_samples,) of bool or None, default=None
+            Rows that never make a cluster mixed.
+
+        Returns
+        -------
+        new : ChunkedClusters
+            The split partition (``self`` when nothing is mixed).
+        violated : ndarray of int64
+            The mixed clusters, ascending.
+        """
+        counts, seen, low, n_keys = self._tally(key, free)
+        violated = np.flatnonzero(seen.reshape(-1, n_keys).sum(axis=1) > 1).astype(np.int64)
+        if violated.size == 0:
+            return self, violated
+        return self._split_counted(key, counts, violated, low, n_keys), violated
+
+    def split(self, key: Any, clusters: Any = None) -> tuple[Clusters, np.ndarray]:
+        """As :meth:`Clusters.split`, with ``key`` a Dask array chunked like the labels."""
+        counts, _, low, n_keys = self._tally(key, None)
+        if clusters is None:
+            allowed = np.arange(self.n_clusters)
+        else:
+            allowed = check_indices(clusters, "clusters", self.n_clusters)
+        new = self._split_counted(key, counts, allowed, low, n_keys)
+        return new, np.asarray(new.changed[new.changed < self.n_clusters])
+
+    # -- passes over the label chunks ---------------------------------------------------
+    def _tally(self, key, free):
+        """(cluster, key) counts of all rows and ``seen`` of the non-free ones, one map."""
+        from ..chunked import map_chunks, tree_sum
+
+        if key.shape != (self.n_samples,) or np.dtype(key.dtype).kind not in "iub":
+            raise ValueError(f"key must be {self.n_samples} integers, got {key.dtype} {key.shape}.")
+        tasks = map_chunks(
+            _chunk_tally,
+            self._rows,
+            key,
+            free,
+            row_chunks=self.row_chunks,
+            shared=(self.n_clusters,),
+        )
+        tally = tree_sum(tasks).compute()
+        return tally.counts.ravel(), tally.seen.ravel(), tally.low, tally.counts.shape[1]
+
+    def _split_counted(self, key, counts, allowed_ids, low, n_keys):
+        """Split the clusters ``allowed_ids`` given the (cluster, key) counts of all rows."""
+        from ..chunked import kept_rows, map_chunks
+
+        K = self.n_clusters
+        allowed = np.zeros(K, dtype=bool)
+        allowed[allowed_ids] = True
+        folded = counts.reshape(K, n_keys).copy()
+        # A cluster that may not split keeps its members under key 0 (Clusters.split).
+        folded[~allowed, 0] = folded[~allowed].sum(axis=1)
+        folded[~allowed, 1:] = 0
+        folded = folded.ravel()
+        lookup, split, parent = split_lookup(folded > 0, K, n_keys)
+        present = np.flatnonzero(folded)
+        sizes = np.bincount(lookup[present], weights=folded[present], minlength=parent.size)
+        tasks = map_chunks(
+            _chunk_relabel,
+            self._rows,
+            key,
+            row_chunks=self.row_chunks,
+            shared=(allowed, lookup, (low, n_keys)),
+        )
+        new = ChunkedClusters(kept_rows(tasks, self.row_chunks, np.int32), sizes.astype(np.int64))
+        return self._lineage(new, split, parent)
+
+
+class _Tally:
+    """Per-(cluster, key) counts and ``seen`` over keys ``low .. low + n_keys - 1``.
+
+    Chunks tally over their own key range; ``+`` widens both to the union (the key
+    range of all rows, as :meth:`Clusters.split` shifts it) and adds them up.
+    """
+
+    def __init__(self, counts, seen, low):
+        self.counts, self.seen, self.low = counts, seen, low
+
+    def _widened(self, low, n_keys):
+        K, k = self.counts.shape
+        counts = np.zeros((K, n_keys), dtype=np.int64)
+        seen = np.zeros((K, n_keys), dtype=bool)
+        at = self.low - low
+        counts[:, at : at + k] = self.counts
+        seen[:, at : at + k] = self.seen
+        return counts, seen
+
+    def __add__(self, other):
+        if self.counts.shape[1] == 0:
+            return other
+        if other.counts.shape[1] == 0:
+            return self
+        low = min(self.low, other.low)
+        high = max(self.low + self.counts.shape[1], other.low + other.counts.shape[1])
+        (c1, s1), (c2, s2) = self._widened(low, high - low), other._widened(low, high - low)
+        return _Tally(c1 + c2, s1 | s2, low)
+
+
+def _chunk_tally(labels, key, free, n_clusters):
+    key = np.asarray(key).astype(np.int64)
+    if key.size == 0:
+        return _Tally(np.zeros((n_clusters, 0), np.int64), np.zeros((n_clusters, 0), bool), 0)
+    low = int(key.min())
+    n_keys = int(key.max()) - low + 1
+    # AID's keys (signs, sides, 4-way codes) span a few values; a wide range would need
+    # a dense (cluster, key) table far larger than the data.
+    if n_keys > _MAX_KEYS:
+        raise ValueError(f"key spans {n_keys} values; at most {_MAX_KEYS} are supported.")
+    counts, seen = key_tally(np.asarray(labels), key - low, n_clusters, n_keys, free)
+    return _Tally(counts.reshape(n_clusters, n_keys), seen.reshape(n_clusters, n_keys), low)
+
+
+def _chunk_relabel(labels, key, allowed, lookup, sizes):
+    low, n_keys = sizes
+    key = np.asarray(key).astype(np.int64) - low
+    return relabel(np.asarray(labels), key, allowed, n_keys, lookup, np.int32)
+
+
+def _chunk_lookup(labels, lookup):
+    return lookup[np.asarray(labels)]

@@ -1,0 +1,168 @@
+"""ChunkedClusters: the partition of Clusters, with labels and keys kept in Dask chunks."""
+
+import dask.array as da
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from svmcore.chunked import RowBlocks, kept_rows, map_chunks
+from svmcore.clustering import (
+    ChunkedClusters,
+    Clusters,
+    kmeans_centres,
+    kmeans_one_iteration,
+    mixed_groups,
+    nearest_centre,
+)
+from svmcore.clustering._label_passes import key_tally, relabel, split_by_key, split_lookup
+
+
+def _chunked(clusters, chunk):
+    rows = da.from_array(clusters.labels.astype(np.int32), chunks=chunk).persist()
+    return ChunkedClusters(rows, clusters.sizes)
+
+
+def _case(n, n_clusters, n_keys, seed):
+    """Labels, keys in ``[-1, n_keys - 2]`` and free rows, drawn from ``seed``."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, n_clusters, n), rng.integers(-1, n_keys - 1, n), rng.random(n) < 0.3
+
+
+#: Draws of (rows, clusters, key values, rows per chunk, seed).
+CASES = st.tuples(
+    st.integers(1, 200),
+    st.integers(1, 15),
+    st.integers(1, 5),
+    st.integers(1, 60),
+    st.integers(0, 2**16),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=CASES)
+def test_split_violated_equals_mixed_groups_then_split(case):
+    n, K, n_keys, chunk, seed = case
+    labels, key, free = _case(n, K, n_keys, seed)
+    ref = Clusters(labels)
+    chunked = _chunked(ref, chunk)
+    dkey, dfree = da.from_array(key, chunks=chunk), da.from_array(free, chunks=chunk)
+    new, violated = chunked.split_violated(dkey, dfree)
+    want = mixed_groups(ref.labels, key, ref.n_clusters, free)
+    np.testing.assert_array_equal(violated, want)
+    if want.size == 0:
+        assert new is chunked
+        return
+    ref_new, ref_split = ref.split(key, clusters=want)
+    assert isinstance(new, ChunkedClusters) and new.label_rows.dtype == np.int32
+    np.testing.assert_array_equal(new.labels, ref_new.labels)
+    np.testing.assert_array_equal(new.sizes, ref_new.sizes)
+    np.testing.assert_array_equal(new.changed, ref_new.changed)
+    np.testing.assert_array_equal(new.parent, ref_new.parent)
+    assert new.parent_token == chunked.token != new.token
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=CASES, select=st.booleans())
+def test_split_equals_clusters_split(case, select):
+    n, K, n_keys, chunk, seed = case
+    labels, key, _ = _case(n, K, n_keys, seed)
+    ref = Clusters(labels)
+    allowed = None
+    if select:
+        allowed = np.flatnonzero(np.random.default_rng(seed).random(ref.n_clusters) < 0.5)
+    ref_new, ref_split = ref.split(key, clusters=allowed)
+    new, split = _chunked(ref, chunk).split(da.from_array(key, chunks=chunk), clusters=allowed)
+    np.testing.assert_array_equal(new.labels, ref_new.labels)
+    np.testing.assert_array_equal(split, ref_split)
+    np.testing.assert_array_equal(new.parent, ref_new.parent)
+    # The lineage maps every new cluster to the one it came from.
+    np.testing.assert_array_equal(new.parent[ref_new.labels], ref.labels)
+
+
+def test_boolean_keys_and_a_chain_of_splits():
+    rng = np.random.default_rng(0)
+    ref = Clusters(rng.integers(0, 5, 500))
+    chunked = _chunked(ref, 70)
+    for _ in range(3):
+        key = rng.random(500) < 0.5
+        ref, _ = ref.split(key.astype(np.int64))
+        chunked, _ = chunked.split(da.from_array(key, chunks=70))
+        np.testing.assert_array_equal(chunked.labels, ref.labels)
+        np.testing.assert_array_equal(chunked.sizes, ref.sizes)
+
+
+def test_compacted_drops_unused_ids_in_order():
+    raw = np.array([4, 0, 4, 7, 0, 7, 7], dtype=np.int32)
+    rows = da.from_array(raw, chunks=3).persist()
+    c = ChunkedClusters.compacted(rows, np.bincount(raw, minlength=9))
+    np.testing.assert_array_equal(c.labels, Clusters(raw).labels)
+    np.testing.assert_array_equal(c.sizes, [2, 2, 3])
+    # All ids used: the labels are taken as they are.
+    same = ChunkedClusters.compacted(c.label_rows, c.sizes)
+    assert same.label_rows is c.label_rows
+
+
+def test_chunked_clusters_bad_input():
+    rows = da.from_array(np.array([0, 1, 1], dtype=np.int32), chunks=2)
+    with pytest.raises(ValueError, match="must count the 3 labels"):
+        ChunkedClusters(rows, np.array([1, 1]))
+    with pytest.raises(ValueError, match="at least one member"):
+        ChunkedClusters(rows, np.array([3, 0]))
+    c = ChunkedClusters(rows, np.array([1, 2]))
+    with pytest.raises(ValueError, match="key must be 3 integers"):
+        c.split_violated(da.from_array(np.zeros(3), chunks=2))
+    with pytest.raises(ValueError, match="at most 256"):
+        c.split_violated(da.from_array(np.array([0, 1000, 0]), chunks=2))
+    assert "n_clusters=2" in repr(c)
+
+
+def test_label_passes_compose_to_split_by_key():
+    rng = np.random.default_rng(1)
+    labels, key = rng.integers(0, 6, 300), rng.integers(0, 3, 300)
+    free = rng.random(300) < 0.2
+    allowed = rng.random(6) < 0.6
+    ref, ref_split, ref_parent = split_by_key(labels, key, allowed, 6, 3)
+    counts, seen = key_tally(labels, key, 6, 3, free)
+    np.testing.assert_array_equal(counts, np.bincount(labels * 3 + key, minlength=18))
+    np.testing.assert_array_equal(seen, np.bincount((labels * 3 + key)[~free], minlength=18) > 0)
+    present = np.zeros(18, dtype=bool)
+    present[np.where(allowed[labels], labels * 3 + key, labels * 3)] = True
+    lookup, split, parent = split_lookup(present, 6, 3)
+    np.testing.assert_array_equal(relabel(labels, key, allowed, 3, lookup, np.int32), ref)
+    np.testing.assert_array_equal(split, ref_split)
+    np.testing.assert_array_equal(parent, ref_parent)
+
+
+@pytest.mark.parametrize("p", [1, 2])
+def test_kmeans_centres_and_nearest_centre_recompose_one_iteration(p):
+    rng = np.random.default_rng(p)
+    Z = rng.normal(size=(3000, p))
+    centres = kmeans_centres(Z, 40, random_state=3)
+    raw = np.concatenate([nearest_centre(Z[lo : lo + 700], centres) for lo in range(0, 3000, 700)])
+    present = np.bincount(raw, minlength=centres.shape[0]) > 0
+    np.testing.assert_array_equal(
+        (np.cumsum(present) - 1)[raw], kmeans_one_iteration(Z, 40, random_state=3)
+    )
+
+
+def test_kept_rows_and_row_blocks_read_kept_arrays_where_they_live():
+    X = np.arange(20.0).reshape(10, 2)
+    rows = RowBlocks(da.from_array(X, chunks=(4, 2)))
+    kept, parts = rows.map_kept(
+        lambda start, Xi, yi, wi, scale: ((Xi[:, 0] * scale).astype(np.int64), start),
+        dtype=np.int64,
+        shared=(3,),
+    )
+    np.testing.assert_array_equal(kept.compute(), X[:, 0] * 3)
+    assert parts == [0, 4, 8]
+    # A kept array passes chunk by chunk, the shared lookup once.
+    lookup = np.arange(100) * 2
+    total = rows.reduce(lambda start, Xi, yi, wi, k, t: t[k].sum(), kept, shared=(lookup,))
+    assert total == (X[:, 0] * 3 * 2).sum()
+    # Realigned when its chunks differ from the data's.
+    other = da.from_array(np.arange(10), chunks=3)
+    got = rows.map(lambda start, Xi, yi, wi, v: v.copy(), other)
+    np.testing.assert_array_equal(np.concatenate(got), np.arange(10))
+    tasks = map_chunks(lambda a, b: a + b, kept, kept, row_chunks=(4, 4, 2))
+    np.testing.assert_array_equal(kept_rows(tasks, (4, 4, 2), np.int64).compute(), X[:, 0] * 6)
