@@ -165,3 +165,23 @@ def test_fit_on_a_distributed_cluster(cluster):
     with distributed.Client(cluster):
         est = AIDLADRegressor(random_state=1).fit(da.from_array(X, chunks=(1000, 4)), y)
     assert_same_run(ref, est)
+
+
+def test_svc_labels_stay_on_the_workers_and_equal_the_in_memory_partitions():
+    """Every partition of the Dask run is a ChunkedClusters (labels kept as a Dask array)
+    with the in-memory run's labels, the initial clustering's included."""
+    from svmcore.clustering import ChunkedClusters
+
+    X, y = _svc_data(5000, 4, seed=3)
+    seen = {"memory": [], "dask": []}
+
+    def keep(name):
+        return lambda record: seen[name].append(record["clusters"]) and None
+
+    AIDSVC(random_state=1, callback=keep("memory")).fit(X, y)
+    AIDSVC(random_state=1, callback=keep("dask")).fit(da.from_array(X, chunks=(1200, 4)), y)
+    assert len(seen["dask"]) == len(seen["memory"]) >= 3
+    for a, b in zip(seen["memory"], seen["dask"], strict=True):
+        assert isinstance(b, ChunkedClusters) and not isinstance(a, ChunkedClusters)
+        np.testing.assert_array_equal(b.labels, a.labels)
+        np.testing.assert_array_equal(b.sizes, a.sizes)
