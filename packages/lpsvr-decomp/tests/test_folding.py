@@ -145,9 +145,8 @@ def test_row_column_fit_folds_unfolds_and_reaches_the_full_lp(monkeypatch):
 
     monkeypatch.setattr(lpsvr._row_column, "FoldedRowColumnLP", Spy)
     X, d, cost = noisy(400, seed=3)
-    res = fit_row_column(
-        X, d, cost, epsilon=EPS, kernel_params=PARAMS, B0=20, min_level=100, random_state=0
-    )
+    kw = dict(epsilon=EPS, kernel_params=PARAMS, B0=20, min_level=100, random_state=0)
+    res = fit_row_column(X, d, cost, fold_min=0, **kw)  # fold at every solve
     assert res.converged and calls["fold"] > 100 and calls["unfold"] > 0
     ref = solve_svr_lp(gram(X, **PARAMS), d, cost, EPS, method="simplex")
     assert res.objective == pytest.approx(ref.fun, rel=1e-7)

@@ -33,10 +33,12 @@ def interior_sets(
     Each round solves the LP over (P, R) approximately (:func:`lpsvr._interior.interior_point`,
     relative gap ``tol``), then adds the rows outside R that its f violates by more than
     ``screen`` and the ``max_add`` columns outside P with the largest ``|g_i| - 1 > screen``
-    (at most ``max_rounds`` rounds). Returns ``(cols, row_samples, row_signs, basis)``:
-    ``basis`` the :func:`~lpsvr._interior.basis_guess` of the last point, extended by the
-    rows and columns added after it (new ``pi_r`` nonbasic at 0, new ranged rows basic),
-    or None when no point was computed. Only a start: the exact rounds decide.
+    (at most ``max_rounds`` rounds). Returns ``(cols, row_samples, row_signs, basis,
+    outside)``: ``basis`` the :func:`~lpsvr._interior.basis_guess` of the last point,
+    extended by the rows and columns added after it (new ``pi_r`` nonbasic at 0, new
+    ranged rows basic), or None when no point was computed; ``outside`` per row, by how
+    much that point's f violates it (``s (f - d) - epsilon``; 0 for the rows added after
+    it). Only a start: the exact rounds decide.
     """
     N = samples.n
     X, d, cost = samples.X, samples.d, samples.cost
@@ -44,7 +46,7 @@ def interior_sets(
     in_cols[cols] = True
     in_rows = np.zeros((N, 2), dtype=bool)
     in_rows[row_samples, (row_signs > 0).astype(np.intp)] = True
-    basis = None
+    basis = outside = None
     for _ in range(max_rounds):
         # no start to guess from an empty set (a single positive in 2002 rows left the
         # initial rows empty and gram failed with "Y is empty"; issue 19)
@@ -87,6 +89,7 @@ def interior_sets(
         in_rows[:] = False
         in_rows[row_samples, (row_signs > 0).astype(np.intp)] = True
         basis = (basis[0][keep_r], np.r_[basis[1][:1], basis[1][1:][keep_c]])
+        outside = -slack[keep_r]
         if new_rows.size == 0 and new_cols.size == 0:
             break
         row_samples = np.r_[row_samples, new_rows]
@@ -98,4 +101,5 @@ def interior_sets(
             np.r_[basis[0], np.zeros(new_rows.size, np.int8)],
             np.r_[basis[1], np.ones(new_cols.size, np.int8)],
         )
-    return cols, row_samples, row_signs, basis
+        outside = np.r_[outside, np.zeros(new_rows.size)]
+    return cols, row_samples, row_signs, basis, outside
