@@ -5,8 +5,8 @@ variable ``pi_r`` in ``[0, u_r]`` with ``|P| + 1`` dense coefficients ``s_r k(x_
 and ``s_r``. A sample outside the tube has ``pi_r = u_r``, nonbasic at its upper bound: it
 costs the simplex nothing, but its ``|P|`` kernel values stay in HiGHS's matrix (and its
 copies: about 75 bytes per value measured). On the noisy sinc with the noise at epsilon a
-third of all samples are outside the tube, and the LP held ``0.35 N x |P|`` values: 1.2 GB
-at N = 1e6, |P| = 45.
+third of all samples are outside the tube: at N = 100,000 the LP held 35,240 rows x 39
+columns and the fit grew by 424 MB (issue 19; 134 MB folded, 8,406 LP rows).
 
 Folding fixes ``pi_r = u_r`` and moves the row's constant share into the bounds: the dual
 rows become ``-1 - c_i <= sum_{r in R'} s_r k(x_r, x_i) pi_r <= 1 - c_i`` with
