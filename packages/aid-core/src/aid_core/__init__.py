@@ -7,15 +7,7 @@ on a cluster: :class:`DaskSource`).
 """
 
 from ._dask_source import DaskSource
-from ._data import (
-    ArraySource,
-    Block,
-    ChunkSource,
-    ClusterSums,
-    DataSource,
-    as_data_source,
-    cluster_sums,
-)
+from ._data import ArraySource, Block, ChunkSource, DataSource, as_data_source
 from ._history import COLUMNS, AIDHistory
 from ._loop import STOP_REASONS, AIDResult, CertificateWarning, relative_gap, run_aid
 from ._protocol import (
@@ -25,6 +17,7 @@ from ._protocol import (
     SolveContext,
     violated_clusters,
 )
+from ._sums import ClusterSums, cluster_sums
 
 __version__ = "0.1.0.dev0"
 
