@@ -45,7 +45,7 @@ class RowBlocks:
         self.sample_weight = sample_weight
         self.row_chunks = tuple(int(c) for c in X.chunks[0])
         self.starts = np.concatenate([[0], np.cumsum(self.row_chunks)]).astype(np.int64)
-        self._parts = [_parts_of(a, len(self.row_chunks)) for a in (X, y, sample_weight)]
+        self._parts = [chunk_parts(a, self.row_chunks) for a in (X, y, sample_weight)]
 
     @property
     def n_samples(self) -> int:
@@ -276,13 +276,6 @@ def _scheduler_overridden() -> bool:
     import dask
 
     return dask.config.get("scheduler", None) not in (None, "dask.distributed", "distributed")
-
-
-def _parts_of(arr, n_chunks) -> list:
-    if arr is None:
-        return [None] * n_chunks
-    parts = arr.to_delayed()
-    return list(parts.ravel()) if parts.ndim > 1 else list(parts)
 
 
 def _identity(start, X, y, w):
