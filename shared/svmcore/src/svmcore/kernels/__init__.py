@@ -11,10 +11,12 @@ carry a kernel (extreme scales) and float64 must be used instead.
 from ._api import gram, kernel_diag, kernel_distances, kernel_matvec, kernel_rows
 from ._precision import working_dtype
 from ._spec import KERNELS, KernelSpec, check_kernel_params, resolve_gamma
+from ._sums import KernelSum
 
 __all__ = [
     "KERNELS",
     "KernelSpec",
+    "KernelSum",
     "check_kernel_params",
     "gram",
     "kernel_diag",
