@@ -71,9 +71,7 @@ def interior_sets(
             row_samples[~lo], weights=pi[~lo], minlength=N
         )
         k = max(max_add, cols.size)
-        _, new_cols = full_pricing(
-            samples, None, beta, None, in_cols, screen, k, kernel_params, n_jobs
-        )
+        _, new_cols = full_pricing(samples, None, beta, in_cols, screen, k, kernel_params, n_jobs)
         new_cols = new_cols[:k]
         # drop what the point shows inactive: columns with |g_i| well inside 1 (their
         # ranged row basic) and rows well inside the tube (pi_r nonbasic at 0); the

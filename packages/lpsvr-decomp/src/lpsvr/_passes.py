@@ -9,11 +9,11 @@ from functools import partial
 
 import numpy as np
 
-from svmcore.kernels import kernel_matvec
+from svmcore.kernels import KernelSum, kernel_matvec
 
 from ._samples import merge_top, top_of_block
 
-__all__ = ["Outputs", "full_pricing", "primal_block"]
+__all__ = ["Outputs", "full_pricing", "price", "primal_block"]
 
 
 class Outputs:
@@ -57,28 +57,65 @@ def primal_block(outputs, epsilon, tol, keep, start, X, d, cost, in_rows, *folde
     }
 
 
-def _pricing_block(delta_rows, delta, tol, k, kernel_params, n_jobs, start, X, d, cost, *state):
+def price(X, rows_idx, beta, kernel_params, n_jobs):
+    """``g = K(X[rows_idx], X_S) beta_S`` over the samples S with nonzero beta, exactly."""
+    nz = np.flatnonzero(beta)
+    if nz.size == 0 or rows_idx.size == 0:
+        return np.zeros(rows_idx.size)
+    return kernel_matvec(X[rows_idx], X[nz], beta[nz], **kernel_params, n_jobs=n_jobs)
+
+
+def _pricing_block(delta_sum, tol, k, start, X, d, cost, in_cols, *state):
     """Full pricing on one block: ``g += K(X, X_S) delta_S`` and its ``k`` best columns.
 
-    ``state`` is ``(in_cols,)`` for the first pricing (g = K delta) and ``(in_cols, g)``
-    after it; the block returns its new g and the columns outside P with
-    ``|g_i| - 1 > tol``, best first.
+    ``delta_sum`` (:class:`svmcore.kernels.KernelSum`) gives the change of g with a bound
+    ``err`` on its error. ``state`` is ``()`` for the first pricing (g = K delta) and
+    ``(g, err)`` after it. The block returns its new g and err, the rows whose g must be
+    computed exactly (``unsure``: the bound cannot prove ``|g_i| - 1 <= tol``, or i is in
+    P, whose g the final KKT check reads) and, among the other rows, the columns outside
+    P with ``|g_i| - 1 > tol``, best first (all exact: a row with err > 0 that is not
+    unsure is proven not violating).
     """
-    g = np.zeros(X.shape[0])
-    if delta.size:
-        g = kernel_matvec(X, delta_rows, delta, **kernel_params, n_jobs=n_jobs)
-    if len(state) > 1:
-        g = state[1] + g
+    g, err = delta_sum(X)
+    if state:
+        g, err = state[0] + g, state[1] + err
     viol = np.abs(g) - 1.0
-    hit = np.flatnonzero(~state[0] & (viol > tol))
-    return {"g": g, "top": top_of_block(start, hit, viol, k)}
+    unsure = (err > 0.0) & (in_cols | (viol + err > tol))
+    hit = np.flatnonzero(~in_cols & ~unsure & (viol > tol))
+    return {
+        "g": g,
+        "err": err,
+        "unsure": start + np.flatnonzero(unsure),
+        "top": top_of_block(start, hit, viol, k),
+    }
 
 
-def full_pricing(samples, g_all, beta, beta_g, in_cols, tol, k, kernel_params, n_jobs):
-    """g = K beta on all samples (from g_all = K beta_g when given) and the k best columns."""
-    delta = beta if g_all is None else beta - beta_g
+def full_pricing(samples, state, beta, in_cols, tol, k, kernel_params, n_jobs):
+    """g = K beta on all samples, with its error bound, and the k best columns.
+
+    ``state`` is None or ``(g_all, err_all, beta_g)`` of the previous pricing (g_all
+    within err_all of ``K beta_g``), which is then updated by the change of beta. For the
+    RBF kernel on few features the change is summed by certified Taylor expansions
+    (:class:`svmcore.kernels.KernelSum`, error at most ``tol / 10``); the rows the bound
+    cannot clear are priced exactly, so the columns returned and the rows declared not
+    violating are those of the exact pricing. Returns ``((g_all, err_all, beta), top)``.
+    """
+    delta = beta if state is None else beta - state[2]
     nz = np.flatnonzero(delta)
-    price = partial(_pricing_block, samples.X[nz], delta[nz], tol, k, kernel_params, n_jobs)
-    parts = samples.map(price, in_cols) if g_all is None else samples.map(price, in_cols, g_all)
+    delta_sum = KernelSum(
+        samples.X[nz], delta[nz], atol=0.1 * tol, **kernel_params, n_targets=samples.n,
+        n_jobs=n_jobs,
+    )  # fmt: skip
+    fn = partial(_pricing_block, delta_sum, tol, k)
+    parts = samples.map(fn, in_cols) if state is None else samples.map(fn, in_cols, *state[:2])
     g_all = np.concatenate([p["g"] for p in parts])
-    return g_all, merge_top([p["top"] for p in parts], k)[0]
+    err_all = np.concatenate([p["err"] for p in parts])
+    unsure = np.concatenate([p["unsure"] for p in parts])
+    tops = [p["top"] for p in parts]
+    if unsure.size:
+        g_all[unsure] = price(samples.X, unsure, beta, kernel_params, n_jobs)
+        err_all[unsure] = 0.0
+        viol = np.abs(g_all[unsure]) - 1.0
+        sel = ~in_cols[unsure] & (viol > tol)
+        tops.append((unsure[sel], viol[sel]))
+    return (g_all, err_all, beta), merge_top(tops, k)[0]

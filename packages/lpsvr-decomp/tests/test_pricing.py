@@ -1,0 +1,100 @@
+"""The full pricing with certified kernel sums decides as the exact pricing does."""
+
+from functools import partial
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lpsvr._passes
+from lpsvr._passes import full_pricing
+from lpsvr._row_column import fit_row_column
+from lpsvr._samples import ArraySamples
+from lpsvr._variable_decomposition import fit_lp_svr
+from svmcore.datasets import make_noisy_sinc
+from svmcore.kernels import KernelSum
+
+
+def exact_g(X, beta, gamma):
+    """``K beta`` for the RBF kernel in extended precision (x87 long double)."""
+    Xl, bl = np.asarray(X, dtype=np.longdouble), np.asarray(beta, dtype=np.longdouble)
+    sq = ((Xl[:, None, :] - Xl[None, :, :]) ** 2).sum(axis=2)
+    return np.exp(-np.longdouble(gamma) * sq) @ bl
+
+
+def pricing(method, samples, state, beta, in_cols, tol, params):
+    """full_pricing with every kernel sum forced to ``method``."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(lpsvr._passes, "KernelSum", partial(KernelSum, method=method))
+        return full_pricing(samples, state, beta, in_cols, tol, samples.n, params, 1)
+
+
+@st.composite
+def pricing_cases(draw):
+    n = draw(st.integers(20, 250))
+    d = draw(st.integers(1, 2))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    X = rng.uniform(-3, 3, (n, d))
+    gamma = 10.0 ** draw(st.floats(-1.5, 1.0))
+    beta = rng.normal(size=n) * (rng.random(n) < draw(st.floats(0.1, 1.0)))
+    g = exact_g(X, beta, gamma).astype(np.float64)
+    # scale beta so that |g| crosses 1 on part of the samples (mixed decisions)
+    beta *= draw(st.floats(0.6, 1.6)) / max(np.abs(g).max(), 1e-300)
+    in_cols = rng.random(n) < 0.1
+    change = beta * (rng.random(n) < 0.05) * rng.normal(size=n)
+    tol = 10.0 ** draw(st.sampled_from([-8, -6, -3, -1]))
+    return X, gamma, beta, change, in_cols, tol
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=pricing_cases())
+def test_bounded_pricing_decides_as_the_exact_pricing(case):
+    X, gamma, beta, change, in_cols, tol = case
+    n = X.shape[0]
+    samples = ArraySamples(X, np.zeros(n), np.ones(n))
+    params = dict(kernel="rbf", gamma=gamma, degree=3, coef0=0.0)
+    state = None
+    for b in (beta, beta + change):  # the first pricing, then an update by the change
+        state, top = pricing("taylor", samples, state, b, in_cols, tol, params)
+        _, top_exact = pricing("exact", samples, None, b, in_cols, tol, params)
+        np.testing.assert_array_equal(top, top_exact)  # same columns, same order
+        g, err, beta_g = state
+        assert beta_g is b
+        ref = exact_g(X, b, gamma)
+        viol = np.abs(ref) - 1.0
+        cleared = err > 0.0  # settled by the bound alone: proven not violating
+        assert np.all(viol[cleared] <= tol)
+        assert np.all(np.abs(g - ref)[cleared] <= err[cleared])
+        assert not np.any(cleared & in_cols)  # P's g is exact (the final KKT check reads it)
+        # what the bound says violating is violating: every returned column is
+        assert np.all(viol[top] > tol) and not np.any(in_cols[top])
+
+
+def test_row_column_on_sinc_sums_by_expansion_and_reaches_the_full_lp():
+    """The default pricing on 1-D data takes the certified expansion, and the fit still
+    ends at the single LP's optimum with the full KKT check passing."""
+    X, d = make_noisy_sinc(600, random_state=3)
+    X = X / 5.0
+    cost = np.full(d.size, 2.0)
+    params = dict(kernel="rbf", gamma=0.5, degree=3, coef0=0.0)
+    methods = []
+
+    def spy(*args, **kw):
+        ks = KernelSum(*args, **kw)
+        methods.append(ks.method)
+        return ks
+
+    ref = fit_lp_svr(X, d, cost, epsilon=0.1, kernel_params=params, decomposition="none", n_jobs=1)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(lpsvr._passes, "KernelSum", spy)
+        res = fit_row_column(
+            X, d, cost, epsilon=0.1, kernel_params=params, random_state=0, n_jobs=1,
+            coarsen=3, min_level=100, interior=False,
+        )  # fmt: skip
+    assert "taylor" in methods
+    assert res.converged and res.history[-1]["n_added"] == 0
+    assert res.objective == pytest.approx(ref.objective, rel=1e-6)
+    g = exact_g(X, res.mu - res.nu, 0.5)
+    assert np.all(np.abs(g) - 1.0 <= 1e-6)  # dual feasible on every column (long double)
+    assert max(res.kkt["dual"], res.kkt["complementarity"]) < 1e-6
