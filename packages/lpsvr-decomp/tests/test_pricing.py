@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lpsvr._passes
-from lpsvr._passes import full_pricing
+from lpsvr._passes import full_pricing, price
 from lpsvr._row_column import fit_row_column
 from lpsvr._samples import ArraySamples
 from lpsvr._variable_decomposition import fit_lp_svr
@@ -28,6 +28,15 @@ def pricing(method, samples, state, beta, in_cols, tol, params):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(lpsvr._passes, "KernelSum", partial(KernelSum, method=method))
         return full_pricing(samples, state, beta, in_cols, tol, samples.n, params, 1)
+
+
+def partial_pricing(method, X, rows, beta, tol, params):
+    """The violating ``rows`` by :func:`price` (as the partial pricing ranks them)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(lpsvr._passes, "KernelSum", partial(KernelSum, method=method))
+        viol = np.abs(price(X, rows, beta, tol, params, 1)) - 1.0
+    hit = np.flatnonzero(viol > tol)
+    return rows[hit[np.argsort(-viol[hit], kind="stable")]]
 
 
 @st.composite
@@ -69,6 +78,11 @@ def test_bounded_pricing_decides_as_the_exact_pricing(case):
         assert not np.any(cleared & in_cols)  # P's g is exact (the final KKT check reads it)
         # what the bound says violating is violating: every returned column is
         assert np.all(viol[top] > tol) and not np.any(in_cols[top])
+        # the partial pricing's candidates: same violating rows, same order
+        rows = np.flatnonzero(~in_cols)
+        hits = partial_pricing("taylor", X, rows, b, tol, params)
+        np.testing.assert_array_equal(hits, partial_pricing("exact", X, rows, b, tol, params))
+        assert np.all(viol[hits] > tol)
 
 
 def test_row_column_on_sinc_sums_by_expansion_and_reaches_the_full_lp():

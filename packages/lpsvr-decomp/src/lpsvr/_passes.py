@@ -57,12 +57,34 @@ def primal_block(outputs, epsilon, tol, keep, start, X, d, cost, in_rows, *folde
     }
 
 
-def price(X, rows_idx, beta, kernel_params, n_jobs):
+def _exact_g(X, rows_idx, beta, kernel_params, n_jobs):
     """``g = K(X[rows_idx], X_S) beta_S`` over the samples S with nonzero beta, exactly."""
     nz = np.flatnonzero(beta)
     if nz.size == 0 or rows_idx.size == 0:
         return np.zeros(rows_idx.size)
     return kernel_matvec(X[rows_idx], X[nz], beta[nz], **kernel_params, n_jobs=n_jobs)
+
+
+def _kernel_sum(X, beta, tol, kernel_params, n_jobs, n_targets):
+    """``K(., X_S) beta_S`` as a :class:`~svmcore.kernels.KernelSum` (error <= tol / 10)."""
+    nz = np.flatnonzero(beta)
+    return KernelSum(
+        X[nz], beta[nz], atol=0.1 * tol, **kernel_params, n_targets=n_targets, n_jobs=n_jobs
+    )
+
+
+def price(X, rows_idx, beta, tol, kernel_params, n_jobs):
+    """``g = K beta`` on the rows ``rows_idx``, exact on every row where ``|g| - 1 > tol``.
+
+    Summed by :func:`_kernel_sum`; the rows whose bound cannot prove ``|g| - 1 <= tol``
+    are summed again exactly, so the violating rows and their order are the exact ones.
+    """
+    if rows_idx.size == 0 or not beta.any():
+        return np.zeros(rows_idx.size)
+    g, err = _kernel_sum(X, beta, tol, kernel_params, n_jobs, rows_idx.size)(X[rows_idx])
+    unsure = np.flatnonzero((err > 0.0) & (np.abs(g) + err - 1.0 > tol))
+    g[unsure] = _exact_g(X, rows_idx[unsure], beta, kernel_params, n_jobs)
+    return g
 
 
 def _pricing_block(delta_sum, tol, k, start, X, d, cost, in_cols, *state):
@@ -101,11 +123,7 @@ def full_pricing(samples, state, beta, in_cols, tol, k, kernel_params, n_jobs):
     violating are those of the exact pricing. Returns ``((g_all, err_all, beta), top)``.
     """
     delta = beta if state is None else beta - state[2]
-    nz = np.flatnonzero(delta)
-    delta_sum = KernelSum(
-        samples.X[nz], delta[nz], atol=0.1 * tol, **kernel_params, n_targets=samples.n,
-        n_jobs=n_jobs,
-    )  # fmt: skip
+    delta_sum = _kernel_sum(samples.X, delta, tol, kernel_params, n_jobs, samples.n)
     fn = partial(_pricing_block, delta_sum, tol, k)
     parts = samples.map(fn, in_cols) if state is None else samples.map(fn, in_cols, *state[:2])
     g_all = np.concatenate([p["g"] for p in parts])
@@ -113,7 +131,7 @@ def full_pricing(samples, state, beta, in_cols, tol, k, kernel_params, n_jobs):
     unsure = np.concatenate([p["unsure"] for p in parts])
     tops = [p["top"] for p in parts]
     if unsure.size:
-        g_all[unsure] = price(samples.X, unsure, beta, kernel_params, n_jobs)
+        g_all[unsure] = _exact_g(samples.X, unsure, beta, kernel_params, n_jobs)
         err_all[unsure] = 0.0
         viol = np.abs(g_all[unsure]) - 1.0
         sel = ~in_cols[unsure] & (viol > tol)

@@ -245,7 +245,7 @@ def fit_row_column(
                 step = "partial pricing"
                 out = np.flatnonzero(~in_cols)
                 cand = rng.choice(out, size=min(n_price, out.size), replace=False)
-                viol = np.abs(price(samples.X, cand, beta, kernel_params, n_jobs)) - 1.0
+                viol = np.abs(price(samples.X, cand, beta, tol, kernel_params, n_jobs)) - 1.0
                 hit = np.flatnonzero(viol > tol)
                 order = cand[hit[np.argsort(-viol[hit], kind="stable")]]
             if not (viol > tol).any():
