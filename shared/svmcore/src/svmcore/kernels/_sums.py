@@ -35,6 +35,10 @@ _MAX_CLUSTERS = 256
 _MAX_ORDER = 48
 _MAX_TERMS = 20_000
 
+#: "auto" tries the expansion on at most this many features: at 3 features, 20,000
+#: points uniform on a cube of side 20 sqrt(0.3) already needed the exact product
+_AUTO_MAX_FEATURES = 3
+
 #: Rounding allowance per cluster, in units of ``eps * W``: the evaluation of T terms,
 #: the moments' compensated sums and two exponentials each a few ulps off (``afn``).
 _ROUNDING_ULPS = 64
@@ -86,7 +90,7 @@ class KernelSum:
     """``g = K(X, Y) w`` on any rows, with a certified bound on the error of g.
 
     For ``kernel="rbf"`` on dense data whose expansion is cheaper than the direct sum
-    (few features, or points in a few clusters of radius ``0.5 / sqrt(gamma)``), the sum
+    (at most 3 features, points in few clusters of radius ``0.5 / sqrt(gamma)``), the sum
     is a truncated Taylor series per cluster (the improved fast Gauss transform of Yang,
     Duraiswami & Gumerov 2003) with the series order chosen so that the worst-case
     truncation error is at most ``atol``; the returned bound is the rigorous one of each
@@ -182,8 +186,12 @@ class KernelSum:
         if method == "exact" or kernel != "rbf" or sp.issparse(Y) or not np.any(w):
             return
         Y = np.asarray(Y, dtype=np.float64)
-        # the direct sum of few points is cheaper than the terms of any expansion
-        if method == "auto" and _n_terms(Y.shape[1], 4) * 4 > Y.shape[0]:
+        # the direct sum of few points is cheaper than the terms of any expansion, and
+        # beyond _AUTO_MAX_FEATURES the terms (C(p + d - 1, d)) and the clusters needed
+        # outgrow it on spread data: not worth the clustering pass
+        if method == "auto" and (
+            Y.shape[1] > _AUTO_MAX_FEATURES or _n_terms(Y.shape[1], 4) * 4 > Y.shape[0]
+        ):
             return
         if not self._plan(Y, gamma, n_targets, method == "taylor") and method == "taylor":
             raise ValueError(
