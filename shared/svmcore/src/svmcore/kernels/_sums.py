@@ -13,6 +13,7 @@ A caller that must decide a sign, such as the pricing of an LP's columns, decide
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -175,7 +176,12 @@ class KernelSum:
             raise ValueError("w contains NaN or infinity.")
         self.atol = check_real(atol, "atol", low=0.0, low_closed=False)
         kernel, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0)
-        self.params = {"kernel": kernel, "gamma": gamma, "degree": degree, "coef0": coef0}
+        self.params: dict[str, Any] = {
+            "kernel": kernel,
+            "gamma": gamma,
+            "degree": degree,
+            "coef0": coef0,
+        }
         self.Y, self.w, self.n_jobs = Y, w, n_jobs
         self.method, self.order, self.n_clusters = "exact", 0, 0
         if method not in ("auto", "taylor", "exact"):
