@@ -88,7 +88,10 @@ def fit_row_column(
     ``1 -+ g_i``, ``g = K beta`` (dual infeasibility of alpha_i, Algorithm 2's
     ``|g_j| <= 1``) are priced - first on ``price_size`` random samples, then
     on all N (``g`` kept up to date by the change of beta only) - and the
-    ``max_add_columns`` most violating columns join P. Rows and columns are
+    ``max_add_columns`` most violating columns join P. For the RBF kernel on few
+    features both pricings sum g by certified expansions and re-sum exactly the
+    samples whose error bound cannot prove them non-violating
+    (:func:`lpsvr._passes.full_pricing`): the same decisions as exact sums. Rows and columns are
     only added, so the loop is finite; when nothing violates, the point
     satisfies the KKT conditions (6a)-(6d) of the full corrected LP.
 
