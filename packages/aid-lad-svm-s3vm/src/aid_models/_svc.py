@@ -29,6 +29,7 @@ from svmcore.validation import (
     check_magnitude,
     check_sample_weight,
     check_seed,
+    class_labels,
     fit_context,
     validate_data,
 )
@@ -319,7 +320,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         )
         check_magnitude(X, "X", "AIDSVC")
         check_classification_targets(y)
-        self.classes_ = _binary_classes(np.unique(y))
+        self.classes_ = _binary_classes(class_labels(y))
         y_signed = _signed(y, self.classes_[1])
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         keep = sw > 0

@@ -8,7 +8,16 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from svmcore.docstrings import fill_doc
-from svmcore.linalg import RowProducts, cgls, jacobi_preconditioner, line_search
+from svmcore.linalg import (
+    MFNStep,
+    RowProducts,
+    cgls,
+    jacobi_preconditioner,
+    line_search,
+    mfn_step,
+    mfn_step_is_serial,
+    squared_hinge_value,
+)
 from svmcore.reporting import Recorder
 from svmcore.solvers import TimeBudget
 from svmcore.typing import ArrayLike, MatrixLike
@@ -99,6 +108,30 @@ def newton_point(X, target, cost, lam, w, o, rows, intercept, epsilon, cg_cap, p
     )
 
 
+def _python_step(X, y, cost, lam, w, o, intercept, epsilon, cg_cap, check, preconditioner):
+    """Table 1's iteration as Python over svmcore's kernels (parallel products, or the
+    Jacobi option): what :func:`svmcore.linalg.mfn_step` computes in one call."""
+    positive = cost > 0
+    active = positive & (y * o < 1.0)
+    rows = np.flatnonzero(active)
+    res = newton_point(X, y, cost, lam, w, o, rows, intercept, epsilon, cg_cap, preconditioner)
+    w_bar, o_bar = res.beta, res.outputs
+    margins = y * o_bar
+    optimal = bool(
+        res.converged
+        and np.all(margins[rows] <= 1.0 + check)
+        and np.all(margins[positive & ~active] >= 1.0 - check)
+    )
+    if optimal:
+        return MFNStep(w_bar, o_bar, res.n_iter, res.converged, rows.size, True, 0.0, w, o, 0.0)
+    delta = line_search(w, w_bar, lam, o, o_bar, y, cost, check_input=False)
+    w_new = w + delta * (w_bar - w)
+    o_new = o + delta * (o_bar - o)
+    value = squared_hinge_objective(w_new, o_new, y, cost, lam)
+    return MFNStep(w_bar, o_bar, res.n_iter, res.converged, rows.size, False, delta, w_new, o_new,
+                   value)  # fmt: skip
+
+
 def l2svm_mfn(
     X: MatrixLike,
     y: np.ndarray,
@@ -170,7 +203,6 @@ def l2svm_mfn(
     n = y.shape[0]
     ops = RowProducts(X, intercept)
     dim = ops.dim
-    positive = cost > 0
     if w0 is None:
         w = np.zeros(dim)
         o = np.zeros(n)
@@ -185,48 +217,47 @@ def l2svm_mfn(
     n_cg_iter = 0
     converged = False
     n_iter = 0
-    objective = squared_hinge_objective(w, o, y, cost, lam)
+    # Small problems (serial products): each iteration is one Numba call, same iterates.
+    one_call = preconditioner is None and mfn_step_is_serial(X)
+    value = squared_hinge_value if one_call else squared_hinge_objective
+    objective = value(w, o, y, cost, lam)
     while n_iter < max_iter:
         if budget is not None and budget.expired():
             break  # the time limit: keep the current (feasible) w, converged stays False
         n_iter += 1
-        active = positive & (y * o < 1.0)
-        rows = np.flatnonzero(active)
-        res = newton_point(X, y, cost, lam, w, o, rows, intercept, epsilon, cg_cap, preconditioner)
-        n_cg_iter += res.n_iter
-        w_bar, o_bar = res.beta, res.outputs
+        check = max(tau, epsilon) if epsilon == BIG_EPSILON else tau
+        if one_call:
+            step = mfn_step(
+                X, y, cost, lam, w, o, intercept=intercept, epsilon=epsilon,
+                cg_max_iter=cg_cap, check=check,
+            )  # fmt: skip
+        else:
+            step = _python_step(X, y, cost, lam, w, o, intercept, epsilon, cg_cap, check,
+                                preconditioner)  # fmt: skip
+        n_cg_iter += step.n_cg_iter
         if cg_cap == SMALL_CG_MAX_ITER:
             cg_cap = cg_max_iter
-        margins = y * o_bar
-        check = max(tau, epsilon) if epsilon == BIG_EPSILON else tau
-        optimal = (
-            res.converged
-            and np.all(margins[rows] <= 1.0 + check)
-            and np.all(margins[positive & ~active] >= 1.0 - check)
-        )
         record = {
             "iter": n_iter,
-            "cg_iter": res.n_iter,
-            "cg_converged": res.converged,
-            "n_active": rows.size,
+            "cg_iter": step.n_cg_iter,
+            "cg_converged": step.cg_converged,
+            "n_active": step.n_active,
             "delta": None,
         }
-        if optimal:
+        if step.optimal:
             if epsilon == BIG_EPSILON and tol < BIG_EPSILON:
                 epsilon = tol
-                record["objective"] = squared_hinge_objective(w, o, y, cost, lam)
+                record["objective"] = value(w, o, y, cost, lam)
                 log(record)
                 continue
-            w, o = w_bar, o_bar
-            record["objective"] = squared_hinge_objective(w, o, y, cost, lam)
+            w, o = step.w_bar, step.outputs_bar
+            record["objective"] = value(w, o, y, cost, lam)
             log(record)
             converged = True
             break
-        delta = line_search(w, w_bar, lam, o, o_bar, y, cost, check_input=False)
-        w = w + delta * (w_bar - w)
-        o = o + delta * (o_bar - o)
-        record["delta"] = delta
-        previous, objective = objective, squared_hinge_objective(w, o, y, cost, lam)
+        w, o = step.w, step.outputs
+        record["delta"] = step.delta
+        previous, objective = objective, step.objective
         record["objective"] = objective
         log(record)
         if abs(objective - previous) < rel_tol * abs(previous):

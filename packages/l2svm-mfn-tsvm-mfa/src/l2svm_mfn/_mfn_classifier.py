@@ -18,6 +18,7 @@ from svmcore.validation import (
     StrOptions,
     check_classification_targets,
     check_sample_weight,
+    class_labels,
     fit_context,
 )
 
@@ -214,7 +215,7 @@ class MFNClassifier(LinearSVMLinMixin):
         seed_shape = getattr(self, "coef_", None)
         X, y = self._validate_Xy(X, y)
         check_classification_targets(y)
-        classes = np.unique(y)
+        classes = class_labels(y)
         if classes.size < 2:
             raise ValueError(
                 f"MFNClassifier needs samples of at least 2 classes; got 1 class ({classes[0]})."

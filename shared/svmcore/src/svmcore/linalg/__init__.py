@@ -2,6 +2,9 @@
 
 - :func:`cgls`: weighted regularized least squares over active rows (SVMlin Table 2).
 - :func:`line_search`: exact line search for the squared-hinge objective (Table 3).
+- :func:`mfn_step`: one whole L2-SVM-MFN iteration (Table 1) in one Numba call, for
+  problems whose products are serial (:func:`mfn_step_is_serial`);
+  :func:`squared_hinge_value` its objective.
 - :func:`kth_smallest`, :func:`select`: k-th element selection;
   :func:`kth_smallest_inplace` is the jitted one for Numba callers.
 - :func:`matvec_rows`, :func:`rmatvec_rows`, :class:`RowProducts`: Numba products
@@ -12,12 +15,14 @@
 
 from ._cgls import CGLSResult, cgls, jacobi_preconditioner
 from ._line_search import line_search
+from ._mfn_step import MFNStep, mfn_step, mfn_step_is_serial, squared_hinge_value
 from ._products import RowProducts, matvec_rows, rmatvec_rows
 from ._scaling import column_power_of_two_scaling, power_of_two_scaling
 from ._select import kth_smallest, kth_smallest_inplace, select
 
 __all__ = [
     "CGLSResult",
+    "MFNStep",
     "RowProducts",
     "cgls",
     "column_power_of_two_scaling",
@@ -26,7 +31,10 @@ __all__ = [
     "kth_smallest_inplace",
     "line_search",
     "matvec_rows",
+    "mfn_step",
+    "mfn_step_is_serial",
     "power_of_two_scaling",
     "rmatvec_rows",
     "select",
+    "squared_hinge_value",
 ]

@@ -39,7 +39,8 @@ def power_of_two_scaling(X: MatrixLike, *, high: float = 2.0**32) -> tuple[Any, 
         The exponent.
     """
     values = X.data if sp.issparse(X) else X
-    top = float(np.max(np.abs(values), initial=0.0)) if values.size else 0.0
+    # max |x| from the extremes: no |X| temporary (exact)
+    top = max(abs(float(values.max())), abs(float(values.min()))) if values.size else 0.0
     if not math.isfinite(top) or top <= high:
         return X, 0
     k = math.frexp(top)[1] - 1  # top = m 2^e with m in [0.5, 1): 2^(e-1) <= top < 2^e

@@ -13,6 +13,7 @@ from ._sklearn import (
     check_classification_targets,
     check_is_fitted,
     check_sample_weight,
+    class_labels,
     fit_context,
     validate_data,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "StrOptions",
     "UNLABELED",
     "check_classification_targets",
+    "class_labels",
     "check_float_array",
     "check_generator",
     "check_indices",

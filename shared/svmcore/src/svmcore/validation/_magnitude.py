@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
+from ..numba_config import jit_strict
 from ..typing import MatrixLike
 
 __all__ = ["FeatureScaleWarning", "check_magnitude", "warn_feature_scales"]
@@ -86,6 +87,20 @@ def check_magnitude(
         )
 
 
+@jit_strict
+def _column_abs_max(X):
+    """``np.max(np.abs(X), axis=0)`` as float64 in one pass over the rows: numpy's
+    axis-0 reduction of a C-ordered array with few columns made one inner-loop call per
+    row (0.7 ms at 30 000 x 6, more than the fit it guards)."""
+    top = np.zeros(X.shape[1])
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            v = abs(X[i, j])
+            if v > top[j]:
+                top[j] = v
+    return top
+
+
 def warn_feature_scales(X: MatrixLike, estimator: str, *, limit: float = MAX_SCALE_RATIO) -> None:
     """Warn naming the cause when the columns of ``X`` differ in scale by more than ``limit``.
 
@@ -128,7 +143,7 @@ def warn_feature_scales(X: MatrixLike, estimator: str, *, limit: float = MAX_SCA
     if sp.issparse(X):
         top = np.asarray(abs(X).max(axis=0).todense(), dtype=np.float64).ravel()
     else:
-        top = np.max(np.abs(np.asarray(X, dtype=np.float64)), axis=0)
+        top = _column_abs_max(np.ascontiguousarray(X))
     top = top[top > 0]
     if top.size < 2:
         return
