@@ -7,6 +7,7 @@ from _svm_problems import dual_qp_optimum, weighted_svm_data
 from svmcore.solvers import fit_weighted_svm, hinge_objective
 from svmcore.solvers._dcd import dcd_weighted_svm
 from svmcore.solvers._newton import newton_weighted_svm
+from svmcore.testing.reference import fixed_bias_svm_objective
 
 _data = weighted_svm_data
 _qp_optimum = dual_qp_optimum
@@ -88,3 +89,31 @@ def test_huge_C_on_separable_data_is_solved_not_a_singular_matrix(C):
     assert res.objective >= ref * (1 - 1e-9)
     assert res.objective <= ref * 1.05
     assert np.all(np.sign(X @ res.coef + res.intercept) == y)
+
+
+@pytest.mark.parametrize(("seed", "b"), [(0, 0.0), (1, 0.4), (2, -0.7)])
+@pytest.mark.parametrize("near_singular", [False, True])
+def test_fixed_intercept_equals_an_independent_primal_solve(seed, b, near_singular):
+    X, y, w = _data(25, 3, seed)
+    if near_singular:  # a column equal to another up to 1e-9 (the hostile-data case)
+        rng = np.random.default_rng(seed)
+        X = np.c_[X, X[:, 0] * (1.0 + 1e-9 * rng.normal(size=25))]
+    cost = 2.0 * w
+    res = newton_weighted_svm(X, y, cost, C=1.0, gap_tol=1e-10, intercept=b)
+    ref = fixed_bias_svm_objective(X, y, cost, b)
+    assert res.converged and res.intercept == b
+    assert res.objective == pytest.approx(ref, rel=1e-9)
+    assert res.objective <= ref * (1 + 1e-12)
+    assert res.objective == pytest.approx(hinge_objective(res.coef, b, X, y, cost), rel=1e-12)
+    # Any duals in the box are feasible without a bias: the bound is their dual objective.
+    a = res.feasible_dual_coef
+    assert np.all((a >= 0) & (a <= cost))
+    u = X.T @ (a * y)
+    assert res.dual_objective == pytest.approx(a @ (1.0 - y * b) - 0.5 * u @ u, rel=1e-12)
+    assert res.dual_objective <= ref * (1 + 1e-12)
+
+
+def test_fixed_intercept_is_checked():
+    X, y, _ = _data(10, 2, 0)
+    with pytest.raises(ValueError, match="intercept"):
+        newton_weighted_svm(X, y, intercept=float("nan"))

@@ -178,11 +178,12 @@ def _step(Z, y, cs, mu, theta, f, z, d, slope0):
         f[i] += t * fd[i]
 
 
-def _newton_stage(Z, y, cs, mu, theta, target, max_steps, ridge):
+def _newton_stage(Z, y, cs, mu, theta, target, max_steps, ridge, free_bias=True):
     """Newton steps with exact line search on the width-``mu`` problem; steps used.
 
     ``Z = [X_c, 1]``, ``theta = [w, b]`` (updated in place). Stops when the gradient's
-    share of the certificate, ``0.5 ||g_w||^2 + |g_b|``, is <= ``target``.
+    share of the certificate, ``0.5 ||g_w||^2 + |g_b|``, is <= ``target``. With
+    ``free_bias=False`` the bias stays at ``theta[-1]``: the steps are in ``w`` only.
     """
     n, p = Z.shape
     f = Z @ theta
@@ -191,10 +192,18 @@ def _newton_stage(Z, y, cs, mu, theta, target, max_steps, ridge):
     H = np.empty((p, p))
     steps = 0
     while steps < max_steps:
-        if _gradient_hessian(Z, y, cs, mu, theta, f, z, g, H, ridge) <= target:
+        err = _gradient_hessian(Z, y, cs, mu, theta, f, z, g, H, ridge)
+        if not free_bias:
+            g[-1] = 0.0  # the bias's gradient is no part of a fixed-bias problem
+            err = 0.5 * float(g @ g)
+        if err <= target:
             break
         steps += 1
-        d = _newton_direction(H, g)
+        if free_bias:
+            d = _newton_direction(H, g)
+        else:
+            d = np.zeros(p)
+            d[:-1] = _newton_direction(H[:-1, :-1], g[:-1])
         slope0 = float(g @ d)
         if slope0 >= 0.0:
             break
@@ -202,15 +211,16 @@ def _newton_stage(Z, y, cs, mu, theta, target, max_steps, ridge):
     return steps
 
 
-def _polish(Xc, y, cs, z, mu):
+def _polish(Xc, y, cs, z, mu, intercept=None):
     """Duals from the KKT system of the unsmoothed problem on the band's partition.
 
     Rows with ``z >= mu`` get ``alpha = C s`` and rows with ``z <= 0`` zero; the band's
     rows are taken to lie on the margin, ``y_k (w(alpha)^T x_k + b) = 1``, which with
     ``sum alpha_i y_i = 0`` is a square linear system in ``(alpha_band, b)`` (least
-    squares). Exact when the partition is the optimum's; else just another candidate
-    (clipped into the box, made feasible and certified like any other). ``None`` when
-    the band is empty or too large.
+    squares; with a fixed ``intercept`` there is no such row and ``b`` is known). Exact
+    when the partition is the optimum's; else just another candidate (clipped into the
+    box, made feasible and certified like any other). ``None`` when the band is empty or
+    too large.
     """
     band = np.flatnonzero((z > 0.0) & (z < mu))
     if band.size == 0 or band.size > _POLISH_MAX_BAND:
@@ -219,6 +229,11 @@ def _polish(Xc, y, cs, z, mu):
     v = Xc.T @ (a * y)
     Xs, ys = Xc[band], y[band]
     k = band.size
+    if intercept is not None:
+        G = (Xs @ Xs.T) * np.outer(ys, ys)
+        rhs = 1.0 - ys * intercept - ys * (Xs @ v)
+        a[band] = np.clip(np.linalg.lstsq(G, rhs, rcond=None)[0], 0.0, cs[band])
+        return a
     A = np.empty((k + 1, k + 1))
     A[:k, :k] = (Xs @ Xs.T) * np.outer(ys, ys)
     A[:k, k] = ys
@@ -228,6 +243,14 @@ def _polish(Xc, y, cs, z, mu):
     sol = np.linalg.lstsq(A, rhs, rcond=None)[0]
     a[band] = np.clip(sol[:k], 0.0, cs[band])
     return a
+
+
+def _certify_fixed(scores, w, y, sw, C, a, b, Xc):
+    """:func:`svmcore.solvers._dcd._certify` for a fixed bias ``b``: the primal at
+    ``(w, b)`` and the dual objective of ``a`` (feasible as it is: no equality)."""
+    primal = 0.5 * float(w @ w) + C * float(sw @ np.maximum(0.0, 1.0 - y * (scores + b)))
+    u = Xc.T @ (a * y)
+    return primal, b, a, float(a @ (1.0 - y * b) - 0.5 * (u @ u))
 
 
 def newton_weighted_svm(
@@ -241,6 +264,7 @@ def newton_weighted_svm(
     b0: float = 0.0,
     mu0: float = 2.0,
     max_steps: int = 1000,
+    intercept: float | None = None,
 ) -> DCDResult:
     """Weighted linear L1-hinge SVM with unregularized bias, to a certified relative gap.
 
@@ -270,6 +294,11 @@ def newton_weighted_svm(
         smaller.
     max_steps : int, default=1000
         Total Newton steps over all stages.
+    intercept : float or None, default=None
+        A fixed bias ``b`` instead of a free one: ``(w, intercept)`` minimizes the
+        objective over ``w`` alone (``b0`` is ignored, ``X`` is not centred). The dual
+        then has no equality constraint: any ``alpha`` in the box is feasible, with the
+        dual objective ``sum alpha_i (1 - y_i b) - 0.5 ||sum alpha_i y_i x_i||^2``.
 
     Returns
     -------
@@ -297,10 +326,16 @@ def newton_weighted_svm(
     gap_tol = check_real(gap_tol, "gap_tol", low=0.0)
     mu = check_real(mu0, "mu0", low=0.0, low_closed=False)
     sw = _check_weights(sample_weight, y)
-    shift = (sw @ X) / sw.sum()
+    free = intercept is None
+    # Centring is exact only when the bias is free to absorb the shift.
+    shift = (sw @ X) / sw.sum() if free else np.zeros(m)
     Xc = np.ascontiguousarray(X - shift, dtype=np.float64)
     w = np.zeros(m) if w0 is None else np.array(w0, dtype=np.float64).reshape(m)
-    b = check_real(b0, "b0") + float(w @ shift)  # bias in centred coordinates
+    if free:
+        b = check_real(b0, "b0") + float(w @ shift)  # bias in centred coordinates
+    else:
+        b = check_real(intercept, "intercept")
+    certify = _certify if free else _certify_fixed
     Z = np.empty((n, m + 1))
     Z[:, :m] = Xc
     Z[:, m] = 1.0
@@ -315,16 +350,16 @@ def newton_weighted_svm(
         P = _smoothed_objective(theta[:m], Z @ theta, y, cs, mu)
         target = _DECREMENT_FRACTION * gap_tol * max(abs(P), 1e-300)
         budget = min(_MAX_STEPS, max_steps - steps)
-        steps += _newton_stage(Z, y, cs, mu, theta, target, budget, ridge)
+        steps += _newton_stage(Z, y, cs, mu, theta, target, budget, ridge, free)
         z = 1.0 - y * (Z @ theta)
         slope = np.clip(z / mu, 0.0, 1.0)
         w, b = theta[:m].copy(), float(theta[m])
         candidates = [(w, cs * slope)]
-        polished = _polish(Xc, y, cs, z, mu)
+        polished = _polish(Xc, y, cs, z, mu, None if free else b)
         if polished is not None:
             candidates.append((Xc.T @ (polished * y), polished))
         for w_c, a_c in candidates:
-            primal, b_exact, a, d_obj = _certify(Xc @ w_c, w_c, y, sw, C, a_c, b, Xc)
+            primal, b_exact, a, d_obj = certify(Xc @ w_c, w_c, y, sw, C, a_c, b, Xc)
             if d_obj > dual:
                 dual, feasible = d_obj, a
             if best is None or primal < best[0]:

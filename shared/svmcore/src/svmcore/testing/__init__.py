@@ -9,6 +9,8 @@
   near-singular ``X^T X``, float32 near overflow, CSR with explicit zeros and unsorted
   indices. It needs ``hypothesis`` (every package's ``test`` extra); importing
   :mod:`svmcore.testing` itself does not.
+- :mod:`svmcore.testing.reference`: independent reference optima (scipy's SLSQP) for the
+  certified SVM solvers' tests.
 """
 
 from __future__ import annotations
