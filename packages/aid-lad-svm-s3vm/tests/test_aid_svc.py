@@ -1,3 +1,5 @@
+import contextlib
+import io
 import warnings
 
 import numpy as np
@@ -9,7 +11,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
 
 from aid_models import AIDSVC, aggregated_dual_bound
-from aid_models._svc import NEWTON_MAX_FEATURES
+from aid_models._svc_auto import NEWTON_MAX_FEATURES
 from svmcore.datasets import make_blob_mixture
 from svmcore.kernels import gram
 from svmcore.solvers import hinge_objective, solve_qp
@@ -77,17 +79,17 @@ def test_propositions_3_and_4_at_every_iteration(solver):
 
 
 @pytest.mark.parametrize("sparse", [False, True])
-@pytest.mark.parametrize("solver", ["auto", "dcd"])
+@pytest.mark.parametrize("solver", ["newton", "dcd"])
 def test_iterative_bounds_are_monotone_and_certified(solver, sparse):
     # solver="dcd" solves early aggregated problems loosely and "newton" (what "auto"
-    # picks for 5 features) too (F^t is then an upper value, not the aggregated
-    # optimum), so Prop 4 is checked on the certified bounds.
+    # picks for 5 features beyond DIRECT_MAX_SAMPLES) too (F^t is then an upper value,
+    # not the aggregated optimum), so Prop 4 is checked on the certified bounds.
     X, y = make_blob_mixture(2000, 5, random_state=3)
     C = 0.1
     _, e_star = _svc_reference(X, y, C, kernel="linear")
     Xin = sp.csr_matrix(X) if sparse else X
     est = AIDSVC(C=C, solver=solver, gap_tol=1e-6, random_state=0).fit(Xin, y)
-    backend = "newton" if solver == "auto" else solver
+    backend = solver
     assert est.solver_ == backend
     h = est.history_
     bound, E_best = h.column("lower_bound"), h.column("E_best")
@@ -322,11 +324,54 @@ def test_highs_qp_failure_falls_back_to_libsvm(kernel, monkeypatch):
     assert objective == pytest.approx(ref, rel=1e-4)
 
 
-def test_auto_solver_is_recorded():
+def test_auto_direct_solve_is_newton_on_every_row_and_certified():
+    # issue 16: on small dense problems "auto" solves (7) directly by the Newton solver,
+    # one certified solve, checked against an independent reference (libsvm, tol 1e-6).
+    X, y = make_blob_mixture(600, 4, random_state=2)
+    for C in (1.0, 100.0):
+        est = AIDSVC(C=C, random_state=0).fit(X, y)
+        assert est.solver_ == "newton-full" and est.n_iter_ == 1 and est.n_clusters_ == 600
+        _, e_star = _svc_reference(X, y, C, kernel="linear")
+        assert est.converged_ and est.optimality_gap_ <= 1e-4
+        assert est.lower_bound_ <= e_star * (1 + 1e-9)
+        assert est.objective_ <= e_star * (1 + 1e-4)
+        # the same problem through AID's loop: the same optimum (within both gaps)
+        aid = AIDSVC(C=C, solver="newton", random_state=0).fit(X, y)
+        assert aid.n_iter_ > 1
+        assert est.objective_ == pytest.approx(aid.objective_, rel=2e-4)
+
+
+def test_auto_direct_solve_falls_back_to_aid_when_not_certified(monkeypatch):
+    import aid_models._svc_full_dcd as full
+    from svmcore.solvers import newton_weighted_svm
+
+    def capped(*args, **kwargs):
+        return newton_weighted_svm(*args, **{**kwargs, "max_steps": 1})
+
+    monkeypatch.setattr(full, "newton_weighted_svm", capped)
+    X, y = make_blob_mixture(600, 4, random_state=2)
+    est = AIDSVC(random_state=0).fit(X, y)
+    assert est.solver_ == "newton" and est.n_iter_ > 1 and est.converged_
+
+
+def test_auto_solver_is_recorded(monkeypatch):
+    import aid_models._svc_auto as auto
+
     X, y = make_blob_mixture(400, 3, random_state=1)
-    # Dense with few features: the aggregated primal has m + 1 unknowns (Newton).
-    assert AIDSVC(random_state=0).fit(X, y).solver_ == "newton"
+    # Small and dense, the loop's options at their defaults: one certified Newton solve.
+    small = AIDSVC(random_state=0).fit(X, y)
+    assert small.solver_ == "newton-full" and small.n_iter_ == 1 and small.n_clusters_ == 400
+    # CSR, or any of the loop's options, keeps AID (Newton: m + 1 unknowns).
     assert AIDSVC(random_state=0).fit(sp.csr_matrix(X), y).solver_ == "newton"
+    for params in ({"max_iter": 50}, {"callback": lambda rec: None}, {"verbose": 1},
+                   {"time_limit": 60.0}, {"block_size": 100},
+                   {"initial_aggregation_rate": 0.05}, {"init_sample_size": 200}):  # fmt: skip
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert AIDSVC(random_state=0, **params).fit(X, y).solver_ == "newton", params
+    # Beyond DIRECT_MAX_ENTRIES entries: dense with few features, the aggregated primal
+    # has m + 1 unknowns (Newton).
+    monkeypatch.setattr(auto, "DIRECT_MAX_ENTRIES", 400 * 3 - 1)
+    assert AIDSVC(random_state=0).fit(X, y).solver_ == "newton"
     wide = np.hstack([X, np.zeros((X.shape[0], NEWTON_MAX_FEATURES))])
     # More features: AID's aggregated problems stop paying; DCD on every row instead.
     assert AIDSVC(random_state=0).fit(wide, y).solver_ == "dcd-full"
@@ -340,7 +385,8 @@ def test_huge_C_never_claims_an_optimum_it_has_not_reached(C):
     # issue 19 (found by svmcore.testing.hostile): on separable data at a huge C the
     # aggregated solves stop short (gaps near 1), no cluster violates Prop 3, and the
     # run reported "optimal" at up to 3000 times the optimum (or, with Newton, raised
-    # "Matrix is singular"). Now: a proven optimum, or "stalled" with a warning.
+    # "Matrix is singular"). Now: a proven optimum, or "stalled" with a warning ("auto"
+    # solves this small problem directly: certified to gap_tol, or AID's loop).
     rng = np.random.default_rng(0)
     X = rng.normal(size=(80, 3))
     X[:, 0] += np.where(X[:, 0] >= 0, 0.5, -0.5)
@@ -352,6 +398,8 @@ def test_huge_C_never_claims_an_optimum_it_has_not_reached(C):
         assert est.score(X, y) == 1.0
         if est.stop_reason_ == "optimal":
             assert est.optimality_gap_ <= 1e-2, solver
+        elif est.stop_reason_ == "gap":
+            assert est.converged_ and est.optimality_gap_ <= est.gap_tol, solver
         else:
             assert est.stop_reason_ == "stalled" and not est.converged_, solver
             assert any(issubclass(w.category, ConvergenceWarning) for w in caught), solver

@@ -35,15 +35,12 @@ from svmcore.validation import (
 )
 
 from ._common import dask_input, lazy_predict, run_estimator_aid, store_run
+from ._svc_auto import auto_solver
 from ._svc_chunked import chunked_duals
-from ._svc_full_dcd import _fit_full_dcd
+from ._svc_full_dcd import _fit_full
 from ._svc_problem import _SVCProblem
 
 __all__ = ["AIDSVC"]
-
-#: solver="auto" with the linear kernel: "newton" (the primal has m + 1 unknowns) on dense
-#: data with at most this many features, "dcd-full" otherwise.
-NEWTON_MAX_FEATURES = 64
 
 
 def _signed(y, positive, dtype=np.float64):
@@ -92,7 +89,14 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         did not pay there; svmcore's dual CD on every row to the certified relative gap
         ``gap_tol``, reported as a one-iteration run with ``n_clusters_ = n``; there is no
         AID loop, so ``max_iter``, ``time_limit``, ``verbose``, ``progress`` and
-        ``callback`` do not apply), and "highs"
+        ``callback`` do not apply). On small dense data (at most ``DIRECT_MAX_ENTRIES``
+        (40 000) entries, at most 64 features) "auto" is "newton-full": the same Newton
+        solver on every row, no aggregation (AID's 7-11 aggregated solves and passes cost
+        more than the one certified solve there; a deviation from the paper, which
+        aggregates at every size), falling back to AID with "newton" if it does not
+        certify; only when ``max_iter``, ``time_limit``, ``callback``, ``verbose``,
+        ``progress``, ``block_size``, ``initial_aggregation_rate`` and
+        ``init_sample_size`` are at their defaults (so none is ignored). It is "highs"
         (the aggregated dual QP with HiGHS) for the other kernels; the paper used
         libsvm, one parameter away as ``solver="libsvm"``. "liblinear" is linear only.
         ``solver_`` records the choice (timings in the package README).
@@ -167,7 +171,8 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         keeps the best solution found, sets False and warns (``ConvergenceWarning``
         naming the budget).
     solver_ : str
-        The aggregated-problem solver used (what "auto" chose).
+        The aggregated-problem solver used (what "auto" chose); "newton-full" when
+        "auto" solved a small dense problem directly (no aggregation).
     history_ : aid_core.AIDHistory
         Per-iteration records (Table 10: t, r^t, F^t, E^t, E_best, gap, times, training
         rate, solver notes).
@@ -216,9 +221,10 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
 
     Beyond the paper: the certified gap and ``gap_tol`` (the paper stops on the
     optimality condition alone), the aggregated solvers ``"newton"``, ``"dcd"``,
-    ``"highs"`` and ``"dcd-full"`` (no aggregation) and ``solver="auto"``'s choice
-    among them (the paper's backend is ``solver="libsvm"``), sample weights,
-    ``time_limit`` and ``callback``.
+    ``"highs"`` and ``"dcd-full"`` (no aggregation), ``solver="auto"``'s choice
+    among them and its direct Newton solve of small dense problems ("newton-full"; the
+    paper's backend is ``solver="libsvm"``), sample weights, ``time_limit`` and
+    ``callback``.
 
     References
     ----------
@@ -298,16 +304,6 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         self.progress = progress
         self.callback = callback
         self.random_state = random_state
-
-    def _solver_name(self, X):
-        """The aggregated solver: ``solver``, or what "auto" picks for ``X``."""
-        if self.solver != "auto":
-            return self.solver
-        if self.kernel != "linear":
-            return "highs"
-        if X.shape[1] <= NEWTON_MAX_FEATURES:
-            return "newton"
-        return "dcd-full"
 
     def _validate(self, X, y, sample_weight):
         """In-memory input: ``(X, y in {-1, +1}, weights, kept rows or None)``."""
@@ -389,10 +385,13 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         if not linear:
             gamma = float(resolve_gamma(self.gamma, X))
             kernel_params = {"kernel": self.kernel, "degree": self.degree, "coef0": self.coef0}
-        solver = self._solver_name(X)
-        if solver == "dcd-full" and data is None:
-            result = _fit_full_dcd(X, y_signed, sw, self.C, self.gap_tol, seed)
-        else:
+        solver = auto_solver(self, X, in_memory=data is None)
+        result = None
+        if solver in ("dcd-full", "newton-full") and data is None:
+            result = _fit_full(X, y_signed, sw, self.C, self.gap_tol, seed, solver)
+            if solver == "newton-full" and result.stop_reason != "gap":
+                solver, result = "newton", None  # not certified on every row: AID's loop
+        if result is None:
             if solver == "dcd-full":  # Dask data: every pass must be a map, so AID's dcd
                 solver = "dcd"
             if data is None:

@@ -1,4 +1,5 @@
-"""``AIDSVC(solver="dcd-full")``: no aggregation, the dual coordinate descent on every row.
+"""``AIDSVC(solver="dcd-full")``: no aggregation, the dual coordinate descent on every row;
+and "newton-full", Newton's method on every row (``solver="auto"`` on small dense data).
 
 Not in the paper (its SVM runs AID); the result is shaped as an AID run with one cluster
 per sample, so the estimator's fitted attributes are the same for every solver.
@@ -12,20 +13,25 @@ import numpy as np
 
 from aid_core import AggregatedSolution, AIDHistory, AIDResult, Evaluation, relative_gap
 from svmcore.clustering import Clusters
-from svmcore.solvers import dcd_weighted_svm
+from svmcore.solvers import dcd_weighted_svm, newton_weighted_svm
 
 __all__: list[str] = []
 
 
-def _fit_full_dcd(X, y, sw, C, gap_tol, seed):
-    """solver="dcd-full": no aggregation, dual CD on every row to the certified gap.
+def _fit_full(X, y, sw, C, gap_tol, seed, solver="dcd-full"):
+    """No aggregation: dual CD ("dcd-full") or Newton ("newton-full", dense X) on every
+    row to the certified gap.
 
     The result has the shape of an AID run with one cluster per sample (one iteration,
     E = F, the bound the dual objective), so the estimator's attributes are the same.
     """
     start = time.perf_counter()
-    res = dcd_weighted_svm(X, y, sw, C=C, gap_tol=gap_tol, random_state=seed or 0)
-    note = f"dcd-full epochs={res.n_epochs} rounds={res.n_rounds}"
+    if solver == "newton-full":
+        res = newton_weighted_svm(X, y, sw, C=C, gap_tol=gap_tol)
+        note = f"newton-full steps={res.n_epochs} stages={res.n_rounds}"
+    else:
+        res = dcd_weighted_svm(X, y, sw, C=C, gap_tol=gap_tol, random_state=seed or 0)
+        note = f"dcd-full epochs={res.n_epochs} rounds={res.n_rounds}"
     n = y.size
     params = {"w": res.coef, "b": res.intercept, "alpha": res.feasible_dual_coef}
     solution = AggregatedSolution(params, float(res.objective), res.dual_objective, note)

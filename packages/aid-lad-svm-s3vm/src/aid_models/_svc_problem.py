@@ -100,7 +100,7 @@ class _SVCProblem(AIDProblem):
 
     def __init__(self, est, X, kernel_params, gamma, seed, solver):
         self.est = est
-        self.solver = solver  # "auto" resolved (AIDSVC._solver_name)
+        self.solver = solver  # "auto" resolved (_svc_auto.auto_solver)
         self.X = X  # only the kernel path needs the rows themselves (Appendix B)
         self.kernel_params = kernel_params
         self.gamma = gamma
