@@ -4,7 +4,7 @@ from ._lad import AIDLADRegressor
 from ._lad_ipm import lad_interior_point
 from ._lad_lp import lad_lp, lad_lp_sifting
 from ._s3vm import AIDS3VMClassifier
-from ._s3vm_miqp import weighted_svm_qp
+from ._s3vm_qp import weighted_svm_qp
 from ._svc import AIDSVC
 from ._svc_bound import aggregated_dual_bound
 

@@ -4,9 +4,9 @@ SCIP (through ``pyscipopt``) solves the big-M form (14) of Bennett and Demiriz o
 aggregated entries, with ``w`` written in an orthonormal basis of the entries' span and
 the convex term ``0.5 ||w||^2`` moved to separable quadratic constraints
 ``t_j >= 0.5 c_j^2`` (SCIP's objective is linear). Big-M and the variable bounds are derived
-from the data (:func:`big_m_bound`). With the labels fixed, (15) is a weighted SVM: HiGHS's
-QP solver gives its exact optimum (:func:`weighted_svm_qp`), used for the lower bound on the
-original problem, for the incumbents and to polish SCIP's answer.
+from the data (:func:`big_m_bound`). With the labels fixed, (15) is a weighted SVM, solved to
+a certified gap by svmcore's Newton solver (:func:`weighted_svm_qp`, ``_s3vm_qp.py``): the
+incumbents of the local search and the polish of SCIP's answer.
 """
 
 from __future__ import annotations
@@ -16,11 +16,10 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
-from svmcore.solvers import SolverError, solve_qp
-from svmcore.typing import ArrayLike, MatrixLike
+from svmcore.solvers import SolverError
 
+from ._s3vm_qp import aggregated_objective, weighted_svm_qp
 from ._s3vm_split import lemma1_labels
 from ._scip_model import new_scip_model
 
@@ -31,106 +30,6 @@ __all__ = [
     "solve_aggregated_miqp",
     "weighted_svm_qp",
 ]
-
-
-def weighted_svm_qp(
-    X: MatrixLike,
-    y: ArrayLike,
-    cost: ArrayLike,
-    *,
-    balance: tuple[ArrayLike, float] | None = None,
-    time_limit: float | None = None,
-) -> tuple[np.ndarray, float, float]:
-    """Exact weighted linear SVM with a free bias by HiGHS QP.
-
-    .. math::
-
-        \\min_{w, b, \\xi \\ge 0} \\tfrac12 \\|w\\|^2 + \\sum_k c_k \\xi_k \\quad
-        \\text{s.t.} \\quad y_k (w x_k + b) \\ge 1 - \\xi_k, \\;
-        [\\bar x_u w + b = \\bar y_l \\text{ if balance}].
-
-    Parameters
-    ----------
-    X : ndarray of shape (K, m)
-        Training points (for AID, the cluster centroids).
-    y : ndarray of shape (K,) in {-1, +1}
-        Labels.
-    cost : ndarray of shape (K,), positive
-        Penalty ``c_k`` of each hinge loss.
-    balance : tuple (x_bar, target) or None
-        The balance constraint of sec. 4.3 as ``x_bar @ w + b = target``.
-    time_limit : float or None
-        Wall-clock limit in seconds of the HiGHS solve; None means no limit.
-
-    Returns
-    -------
-    w : ndarray of shape (m,)
-        Weight vector.
-    b : float
-        Bias.
-    objective : float
-        The objective evaluated at ``(w, b)`` with the hinge losses recomputed.
-    """
-    X_orig, cost_orig = X, cost
-    # HiGHS's QP fails numerically on constraint coefficients far from 1 (kSolveError on
-    # labeled points of magnitude 1e4, issue 19), not on large costs: solve the same
-    # problem on X 2^-k with costs c 2^(2k) (objective times 2^(2k), w = w' 2^-k; exact in
-    # binary) whenever the entries leave [2^-8, 2^8].
-    k = _unit_exponent(X)
-    if k:
-        X = np.ldexp(np.asarray(X, dtype=np.float64), -k)
-        cost = np.ldexp(np.asarray(cost, dtype=np.float64), 2 * k)
-        if balance is not None:
-            balance = (np.ldexp(np.asarray(balance[0], dtype=np.float64), -k), balance[1])
-    K, m = X.shape
-    y = np.asarray(y, dtype=np.float64)
-    n_var = m + 1 + K
-    Q = sp.diags(np.r_[np.ones(m), np.zeros(1 + K)]).tocsc()
-    c = np.r_[np.zeros(m + 1), cost]
-    A_ub = sp.hstack(
-        [sp.csr_matrix(-y[:, None] * X), sp.csr_matrix(-y[:, None]), -sp.identity(K)],
-        format="csc",
-    )
-    b_ub = -np.ones(K)
-    lb = np.r_[np.full(m + 1, -np.inf), np.zeros(K)]
-    ub = np.full(n_var, np.inf)
-    A_eq = b_eq = None
-    if balance is not None:
-        x_bar, target = balance
-        A_eq = sp.csr_matrix(np.r_[x_bar, 1.0, np.zeros(K)][None, :])
-        b_eq = np.array([target])
-        # With the balance row and a free bias HiGHS's QP solver reported kUnbounded on a
-        # bounded instance (g241c-style, 20 labeled points, m = 20). A bound that no
-        # optimum reaches removes the free direction: (w, b) = (0, target) is feasible, so
-        # 0.5||w||^2 <= U = sum_k c_k max(0, 1 - y_k target) at the optimum, and
-        # |b| = |target - x_bar w| <= |target| + sqrt(2 U) ||x_bar||.
-        upper = float(np.asarray(cost) @ np.maximum(0.0, 1.0 - y * target))
-        bound = abs(target) + np.sqrt(2.0 * upper) * np.linalg.norm(x_bar) + 1.0
-        lb[m], ub[m] = -bound, bound
-    res = solve_qp(
-        Q, c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=(lb, ub), time_limit=time_limit
-    )
-    w, b = np.ldexp(res.x[:m], -k), float(res.x[m])
-    return w, b, aggregated_objective(w, b, X_orig, y, cost_orig)
-
-
-def _unit_exponent(X):
-    """The binary exponent of ``max |X|`` when it lies outside [2^-8, 2^8], else 0."""
-    top = float(np.max(np.abs(X), initial=0.0)) if np.size(X) else 0.0
-    if top == 0.0 or 2.0**-8 <= top <= 2.0**8:
-        return 0
-    return math.frexp(top)[1] - 1
-
-
-def aggregated_objective(w, b, X, y, cost):
-    """``0.5 ||w||^2 + sum_k c_k max(0, 1 - y_k s_k)``; ``y_k = 0`` means "best label".
-
-    An entry with ``y_k = 0`` is unlabeled and takes its Lemma 1 label, i.e. the loss
-    ``max(0, 1 - |s_k|)``; this is the objective of (12)/(15) minimized over ``d``.
-    """
-    s = X @ w + b
-    margin = np.where(y == 0, np.abs(s), y * s)
-    return float(0.5 * w @ w + cost @ np.maximum(0.0, 1.0 - margin))
 
 
 def big_m_bound(X_l, y_l, cost_l, X_u, upper, *, balance=None):
@@ -342,9 +241,9 @@ def solve_aggregated_miqp(
     dual = float(model.getDualbound())
     n_nodes = int(model.getNNodes())
 
-    # Polish: with SCIP's labels fixed, (15) is a weighted SVM whose exact optimum is no
-    # worse than SCIP's point and removes SCIP's feasibility-tolerance noise. It is a
-    # convex QP of the aggregated size, so it is not time-limited.
+    # Polish: with SCIP's labels fixed, (15) is a weighted SVM whose optimum (certified to
+    # a relative gap of 1e-9, at worst 1e-6) removes SCIP's feasibility-tolerance noise. It
+    # is a convex problem of the aggregated size, so it is not time-limited.
     d_lab = lemma1_labels(X_u @ w_val + b_val)
     obj_s = aggregated_objective(w_val, b_val, X_all, y_all, cost_all)
     try:
@@ -352,8 +251,9 @@ def solve_aggregated_miqp(
         obj_p = aggregated_objective(w_p, b_p, X_all, y_all, cost_all)
     except SolverError:
         obj_p = math.inf
-    # The polished point is exactly feasible and optimal for SCIP's labels; SCIP's own
-    # point can only look better by violating a constraint within SCIP's tolerance.
+    # The polished point is exactly feasible and optimal for SCIP's labels (to its
+    # certified gap); SCIP's own point can only look better by violating a constraint
+    # within SCIP's tolerance.
     polished = math.isfinite(obj_p)
     if not polished:
         w_p, b_p, obj_p = w_val, b_val, obj_s

@@ -15,7 +15,8 @@ import numpy as np
 from aid_core import AggregatedSolution, AIDProblem, ClusterSums, Evaluation
 from svmcore.clustering import Clusters, kmeans_one_iteration
 
-from ._s3vm_miqp import solve_aggregated_miqp, weighted_svm_qp
+from ._s3vm_miqp import solve_aggregated_miqp
+from ._s3vm_qp import solve_weighted_svm
 from ._s3vm_split import optimality_key, prop5_violated, s3vm_decluster_key
 
 __all__ = ["class_costs", "s3vm_objective"]
@@ -115,15 +116,16 @@ class _S3VMProblem(AIDProblem):
         if self.est.balance == "constraint" and x_bar is not None:
             self.balance = (x_bar, float(y[y != 0].mean()))
         # A certified lower bound on E^*: the unlabeled terms are >= 0, so the labeled-only
-        # SVM (with the same balance constraint) is a relaxation of (12).
+        # SVM (with the same balance constraint) is a relaxation of (12), and the dual
+        # objective of its solve bounds that relaxation's optimum from below.
         lab = np.flatnonzero(y != 0)
         block = data.take(lab)
         cost = np.where(y[lab] > 0, self.costs[1], self.costs[0])
-        w, b, value = weighted_svm_qp(
+        sol = solve_weighted_svm(
             np.asarray(block.X, dtype=np.float64), y[lab], cost, balance=self.balance
         )
-        self.labeled_bound = value
-        self.incumbent = (w, b)  # the contract's pilot solution: read-only after this
+        self.labeled_bound = sol.dual_bound
+        self.incumbent = (sol.w, sol.b)  # the contract's pilot solution: read-only after this
         return Clusters(labels)
 
     def aggregate(self, data, clusters):
