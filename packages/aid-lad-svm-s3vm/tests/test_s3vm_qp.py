@@ -73,3 +73,17 @@ def test_s3vm_fit_on_a_near_singular_draw_is_certified():
     assert est.lower_bound_ <= ref * (1 + 1e-12)
     assert est.lower_bound_ == pytest.approx(ref, rel=1e-9)
     assert est.lower_bound_ <= est.objective_
+
+
+def test_an_uncertified_solve_raises_naming_the_gap(monkeypatch):
+    # One Newton step cannot close the gap: with the balance row (no fallback) the solve
+    # must raise, not return the point as if it were optimal.
+    import aid_models._s3vm_qp as qp
+    from svmcore.solvers import SolverError, newton_weighted_svm
+
+    monkeypatch.setattr(
+        qp, "newton_weighted_svm", lambda *a, **k: newton_weighted_svm(*a, **k, max_steps=1)
+    )
+    X_l, y_l, balance = _labeled_problem(*_near_singular(4, 34))
+    with pytest.raises(SolverError, match="certified relative gap .* above 1e-06"):
+        solve_weighted_svm(X_l, y_l, np.full(y_l.size, 5.0), balance=balance)
