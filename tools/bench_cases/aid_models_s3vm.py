@@ -14,8 +14,8 @@ Reported: the mean classification rate on the unlabeled samples and mean seconds
 Methods on every split:
 
 - ``SVC``: labeled-only linear SVM with C = M_l (problem (12) without unlabeled terms).
-- ``SVC+bal``: the same with sec. 4.3's balance constraint (exact HiGHS QP); this is the
-  problem whose optimum AID reports as its certified lower bound.
+- ``SVC+bal``: the same with sec. 4.3's balance constraint (the certified QP solve, gap
+  <= 1e-9); this is the problem whose optimum AID reports as its certified lower bound.
 - ``AID1``: one aggregated MIQP (SCIP, at most 45 s per solve).
 - ``AID1 own`` (full only): the same with ``aggregate_labeled=False`` (every labeled
   sample its own cluster; identical to AID1 when each labeled group has at most 10
