@@ -330,3 +330,36 @@ def test_expired_budget_keeps_every_unprocessed_sample():
     assert np.all(rs.residuals == 0)
     full = derive_rs(X, y, **kw)
     assert full.n_unprocessed == 0 and full.n_representatives < 300
+
+
+@pytest.mark.parametrize("expire_after", [None, 2])
+def test_without_bookkeeping_the_same_set_and_no_gamma(expire_after):
+    # issue 19 (memory): AESVC asks for the set without Gamma; indices, labels and betas
+    # must be those of the full output bit for bit, also when a deadline leaves groups
+    # unprocessed (expire_after batches checked). Gamma, written straight into CSR, is in
+    # canonical form with rows on the simplex and equals the dense rebuild.
+    from svmcore.solvers import TimeBudget
+
+    X, y = two_class_data(900, seed=21)
+    w = np.random.default_rng(2).uniform(0.5, 2.0, size=900)
+    kw = dict(gamma=0.5, subset_size=200, group_size=60, tol=1e-3, sample_weight=w, n_jobs=1)
+
+    def budget():
+        if expire_after is None:
+            return None
+        checks = iter(range(10**6))
+        return TimeBudget(1.0, clock=lambda: 0.0 if next(checks) < expire_after + 1 else 2.0)
+
+    full = derive_rs(X, y, budget=budget(), **kw)
+    lean = derive_rs(X, y, budget=budget(), bookkeeping=False, **kw)
+    assert (full.n_unprocessed > 0) == (expire_after is not None)
+    assert lean.n_unprocessed == full.n_unprocessed
+    for name in ("indices", "labels", "beta"):
+        np.testing.assert_array_equal(getattr(lean, name), getattr(full, name))
+        assert getattr(lean, name).dtype == getattr(full, name).dtype
+    assert lean.gamma is None and lean.residuals is None and lean.groups is None
+    G = full.gamma
+    assert G.has_canonical_format and G.shape == (900, full.n_representatives)
+    np.testing.assert_allclose(np.asarray(G.sum(axis=1)).ravel(), 1.0, atol=1e-9)
+    np.testing.assert_allclose(full.beta, G.T @ w, rtol=1e-12)
+    np.testing.assert_array_equal(G[full.indices].toarray(), np.eye(full.n_representatives))

@@ -115,6 +115,11 @@ class RepresentativeCache:
 CACHE = RepresentativeCache()
 
 
+def _every_row(X, sample_weight):
+    """Every row with its weight, ``fallback=True`` (built only when it is the answer)."""
+    return Derived(*every_row(X.shape[0], sample_weight), fallback=True, n_groups=None)
+
+
 def cached_representatives(X, y, sample_weight, params, *, reuse, skip, n_jobs, budget=None):
     """The representative set of in-memory data, looked up in :data:`CACHE` first.
 
@@ -147,15 +152,23 @@ def cached_representatives(X, y, sample_weight, params, *, reuse, skip, n_jobs, 
     cached = CACHE.get(key) if key is not None else None
     if cached is not None:
         return cached, True, 0.0
-    everything = Derived(*every_row(X.shape[0], sample_weight), fallback=True, n_groups=None)
     if skip:
-        return everything, False, 0.0
+        return _every_row(X, sample_weight), False, 0.0
     start = time.perf_counter()
-    rs = derive_rs(X, y, sample_weight=sample_weight, n_jobs=n_jobs, budget=budget, **params)
+    # Only the indices and betas are kept: no Gamma (O(N) entries) to build and drop.
+    rs = derive_rs(
+        X,
+        y,
+        sample_weight=sample_weight,
+        n_jobs=n_jobs,
+        budget=budget,
+        bookkeeping=False,
+        **params,
+    )
     elapsed = time.perf_counter() - start
     # Not reducible (rs None): every sample, weighted by its sample weight.
     if rs is None:
-        result = everything
+        result = _every_row(X, sample_weight)
     else:
         result = Derived(rs.indices, rs.beta, False, rs.n_groups, rs.n_unprocessed)
     if result.n_unprocessed == 0:  # a set cut short by a deadline is not the set

@@ -393,8 +393,11 @@ class AESVC(ClassifierMixin, BaseEstimator):
         )
         check_classification_targets(y)
         self.classes_, y_enc = np.unique(y, return_inverse=True)
-        sw = check_sample_weight(sample_weight, X, dtype=np.float64)
-        self._check_classes(np.unique(y_enc[sw > 0]))
+        # Unit weights stay None (DeriveRS takes each group's ones: no N-sized array).
+        sw = None
+        if sample_weight is not None:
+            sw = check_sample_weight(sample_weight, X, dtype=np.float64)
+        self._check_classes(self.classes_ if sw is None else np.unique(y_enc[sw > 0]))
         if self.kernel != "rbf":  # k(x, x) = ||x||^2 (or its power) must stay finite
             check_magnitude(X, "X", "AESVC")
         self._gamma = 1.0 if self.kernel == "linear" else resolve_gamma(self.gamma, X)
@@ -405,7 +408,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         result, self.representatives_reused_, self.derive_time_ = cached_representatives(
             X,
             y_enc,
-            None if sample_weight is None else sw,
+            sw,
             self._derive_params(),
             reuse=self.reuse_representatives,
             skip=self._skips_derive(X.shape[0]),

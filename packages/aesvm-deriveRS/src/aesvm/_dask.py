@@ -91,7 +91,7 @@ def _merge_level(est, params, X_rep, rep, labels, beta):
     (stopped by the ``fallback_fraction`` probe) is kept as it is.
     """
     mine = {**params, "random_state": copy.deepcopy(params["random_state"])}
-    rs = derive_rs(X_rep, labels, sample_weight=beta, n_jobs=est.n_jobs, **mine)
+    rs = derive_rs(X_rep, labels, sample_weight=beta, n_jobs=est.n_jobs, bookkeeping=False, **mine)
     if rs is None:
         return X_rep, rep, labels, beta
     return X_rep[rs.indices], rep[rs.indices], rs.labels, rs.beta
@@ -112,7 +112,7 @@ def _chunk_representatives(classes, params, n_jobs, derive, start, X, y, w):
         # Every chunk starts from random_state's own state (a private copy: the threads
         # of one worker must not share a generator).
         mine = {**params, "random_state": copy.deepcopy(params["random_state"])}
-        rs = derive_rs(X, y, sample_weight=w, n_jobs=n_jobs, **mine)
+        rs = derive_rs(X, y, sample_weight=w, n_jobs=n_jobs, bookkeeping=False, **mine)
     if rs is None:
         rep, beta = every_row(X.shape[0], w)
         return X, start + rep, y, beta, True

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 
 import numpy as np
-import scipy.sparse as sp
 
 from svmcore import effective_n_threads, numba_threads, thread_map
 from svmcore.docstrings import fill_doc
@@ -23,6 +21,7 @@ from svmcore.validation import (
 
 from . import _derive_ae
 from ._docs import DOCS
+from ._representative_set import RepresentativeSet, _assemble, _group_result, _unprocessed
 
 __all__ = ["RepresentativeSet", "derive_rs", "fls1", "fls2", "sls"]
 
@@ -32,59 +31,6 @@ _QP_TOL = 1e-10
 _FIT_RTOL = 1e-2
 #: Relative tolerance for "on the surface" of the minimum enclosing ball (SphereSet).
 _SPHERE_RTOL = 1e-8
-
-
-@dataclasses.dataclass(frozen=True)
-class RepresentativeSet:
-    """Output of :func:`derive_rs`.
-
-    Parameters
-    ----------
-    indices : ndarray of shape (M,)
-        Rows of ``X`` forming the representative set :math:`X^*`, in the paper's
-        order (class by class, group by group).
-    labels : ndarray of shape (M,)
-        ``y[indices]``.
-    beta : ndarray of shape (M,)
-        The weights (10), :math:`\\beta_t = \\sum_i s_i \\gamma_t^i` (``s_i = 1`` without
-        sample weights), so the betas of a class sum to that class's (weighted) size.
-    gamma : scipy.sparse.csr_matrix of shape (N, M)
-        :math:`\\Gamma`, row ``i`` holding :math:`\\gamma^i` (on the simplex; a unit row
-        for a representative).
-    residuals : ndarray of shape (N,)
-        :math:`\\|\\tau_i\\|^2`, the CheckPoint value of each sample against its group's
-        representatives (0 for representatives; <= ``tol`` for all).
-    groups : ndarray of shape (N,)
-        Group (:math:`X_{q_r}`) of each sample.
-    n_groups : int
-        Number of groups.
-    n_repairs : int
-        Samples made representative in step 6 because CheckPoint against the final
-        :math:`X^*_{q_r}` exceeded ``tol`` (see Notes of :func:`derive_rs`).
-    n_unprocessed : int, default=0
-        Groups that DeriveAE did not process because ``budget`` expired: every sample
-        of such a group is its own representative (a unit row of :math:`\\Gamma`, beta
-        its sample weight), so the set is valid but not reduced there.
-
-    See Also
-    --------
-    derive_rs : Computes it.
-    """
-
-    indices: np.ndarray
-    labels: np.ndarray
-    beta: np.ndarray
-    gamma: sp.csr_matrix
-    residuals: np.ndarray
-    groups: np.ndarray
-    n_groups: int
-    n_repairs: int
-    n_unprocessed: int = 0
-
-    @property
-    def n_representatives(self) -> int:
-        """M, the size of the representative set."""
-        return int(self.indices.size)
 
 
 def every_row(n_samples, sample_weight=None):
@@ -206,6 +152,7 @@ def derive_rs(
     n_jobs: int | None = None,
     abort_fraction: float | None = None,
     budget: TimeBudget | None = None,
+    bookkeeping: bool = True,
 ) -> RepresentativeSet | None:
     """Representative set of approximate extreme points (DeriveRS, sec. 4.4).
 
@@ -255,12 +202,18 @@ def derive_rs(
         and each of their samples is kept as its own representative with its sample
         weight (``n_unprocessed`` counts those groups). The result is still a valid
         representative set of every sample, only less reduced.
+    bookkeeping : bool, default=True
+        Whether to return ``gamma``, ``residuals`` and ``groups``. False leaves them
+        None (same ``indices``, ``labels`` and ``beta``, bit for bit): :math:`\\Gamma`
+        has an entry per sample and representative combining it (about 3 a sample on
+        two moons, 12 bytes each), memory that training on the set does not need.
 
     Returns
     -------
     RepresentativeSet or None
         ``indices``, ``labels``, ``beta`` and the bookkeeping ``gamma``, ``residuals``,
-        ``groups``; ``None`` only when ``abort_fraction`` stopped it.
+        ``groups`` (None without ``bookkeeping``); ``None`` only when ``abort_fraction``
+        stopped it.
 
     See Also
     --------
@@ -311,23 +264,32 @@ def derive_rs(
     gamma = resolve_gamma(gamma, X)
     kernel, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0)
     kp = {"kernel": kernel, "gamma": gamma, "degree": degree, "coef0": coef0}
-    sw = check_sample_weight(sample_weight, X, dtype=np.float64)
+    # Unit weights stay None: the betas take each group's ones (no N-sized array).
+    sw = None if sample_weight is None else check_sample_weight(sample_weight, X, dtype=np.float64)
     rng = None if random_state is None else check_generator(random_state)
 
     with numba_threads(n_jobs):
-        sq_norms = kernel_diag(X, kernel="linear")
-        groups = []
-        for cls in classes:
-            members = np.flatnonzero(y == cls)
-            if rng is not None:
-                members = rng.permutation(members)
-            if segregation == "fls1":
-                subsets = fls1(members, subset_size)
-            else:
-                subsets = fls2(X, members, subset_size, kp)
-            for subset in subsets:
-                groups += sls(X, subset, group_size, sq_norms, kp)
-        return _derive_groups(X, y, sw, groups, kp, tol, n_jobs, abort_fraction, budget)
+        groups = _segregate(X, y, classes, rng, segregation, subset_size, group_size, kp)
+        return _derive_groups(
+            X, y, sw, groups, kp, tol, n_jobs, abort_fraction, budget, bookkeeping
+        )
+
+
+def _segregate(X, y, classes, rng, segregation, subset_size, group_size, kp):
+    """The groups: each class through FLS1/FLS2, then SLS (``sq_norms`` dies here)."""
+    sq_norms = kernel_diag(X, kernel="linear")
+    groups = []
+    for cls in classes:
+        members = np.flatnonzero(y == cls)
+        if rng is not None:
+            members = rng.permutation(members)
+        if segregation == "fls1":
+            subsets = fls1(members, subset_size)
+        else:
+            subsets = fls2(X, members, subset_size, kp)
+        for subset in subsets:
+            groups += sls(X, subset, group_size, sq_norms, kp)
+    return groups
 
 
 def _derive_group(G, sizes, settings, gamma_out, resid, rep, b):
@@ -348,13 +310,15 @@ def _probe_order(n_groups, batch):
     return np.concatenate([probes, np.setdiff1d(np.arange(n_groups), probes)])
 
 
-def _derive_groups(X, y, sw, groups, kp, tol, n_jobs, abort_fraction=None, budget=None):
+def _derive_groups(
+    X, y, sw, groups, kp, tol, n_jobs, abort_fraction=None, budget=None, bookkeeping=True
+):
     """DeriveAE on every group, a batch of groups at a time in parallel; assemble the set.
 
     With ``abort_fraction``, the first batch is a probe (see :func:`_probe_order`) and
     ``None`` is returned when its fraction of representatives exceeds ``abort_fraction``.
     With ``budget``, no batch starts after it has expired; the groups left keep every
-    sample (:func:`_unprocessed`).
+    sample (:func:`_unprocessed`). ``sw`` None means unit weights.
     """
     threads = effective_n_threads(n_jobs)
     batch = 2 * threads
@@ -370,88 +334,42 @@ def _derive_groups(X, y, sw, groups, kp, tol, n_jobs, abort_fraction=None, budge
         bounds = [0, *range(probe, len(groups), batch)]
     results = [None] * len(groups)
     n_repairs = 0
+    # One set of batch buffers for the whole run: a batch of V x V blocks is DeriveRS's
+    # working memory, and fresh ones per batch were mapped and faulted in again each time.
+    # Only the leading size x size block of each slice is read (derive_ae also clears its
+    # own part of gamma_out), so they are never zero-filled; whatever a smaller group
+    # leaves in the rest of a slice is never read.
+    width = max(g.size for g in groups)
+    G = np.empty((min(batch, len(groups)), width, width))
+    gamma_out = np.empty_like(G)
+    resid = np.empty((G.shape[0], width))
+    rep = np.empty((G.shape[0], width), dtype=np.bool_)
     for start, stop in zip(bounds, [*bounds[1:], len(groups)], strict=True):
         ids = order[start:stop]
         if budget is not None and budget.expired():
             for gi in order[start:]:
-                results[gi] = _unprocessed(groups[gi].size)
-            return _assemble(X, y, sw, groups, results, n_repairs, len(order) - start)
+                results[gi] = _unprocessed(groups[gi], sw, bookkeeping)
+            return _assemble(y, groups, results, n_repairs, bookkeeping, len(order) - start)
         chunk = [groups[i] for i in ids]
-        width = max(g.size for g in chunk)
-        # Only the leading size x size block of each slice is read (derive_ae also
-        # clears its own part of gamma_out), so no zero-filling of V x V blocks; the
-        # rest of a smaller group's slice is uninitialized and must not be read here.
-        G = np.empty((len(chunk), width, width))
+        batch_width = max(g.size for g in chunk)
         diag_max = 1.0
         for b, g in enumerate(chunk):
             block = gram(X, rows=g, cols=g, **kp)
             G[b, : g.size, : g.size] = block
             diag_max = max(diag_max, float(np.abs(np.diagonal(block)).max()))
+            del block  # one V x V temporary at a time
         sizes = np.array([g.size for g in chunk], dtype=np.int64)
         sphere_tol = _SPHERE_RTOL * diag_max
-        gamma_out = np.empty_like(G)
-        resid = np.empty((len(chunk), width))
-        rep = np.empty((len(chunk), width), dtype=np.bool_)
-        max_iter = 1000 + 200 * width
+        max_iter = 1000 + 200 * batch_width
 
         settings = (tol, _QP_TOL, max(_QP_TOL, _FIT_RTOL * tol), max_iter, sphere_tol)
         # Groups in parallel on threads (derive_ae is nogil), group b owning slice [b].
         one = functools.partial(_derive_group, G, sizes, settings, gamma_out, resid, rep)
         n_repairs += sum(thread_map(one, len(chunk), n_jobs))
         for b, gi in enumerate(ids):
-            size = chunk[b].size
-            local = np.flatnonzero(rep[b, :size])
-            results[gi] = (local, gamma_out[b, :size][:, local], resid[b, :size].copy())
+            results[gi] = _group_result(chunk[b], gamma_out[b], resid[b], rep[b], sw, bookkeeping)
         if start == 0 and abort_fraction is not None and len(groups) > probe:
             probed = sum(results[gi][0].size for gi in ids)
             if probed > abort_fraction * sum(g.size for g in chunk):
                 return None
-    return _assemble(X, y, sw, groups, results, n_repairs)
-
-
-def _unprocessed(size):
-    """A group's result without DeriveAE: every sample its own representative (the
-    Gamma block, the identity, is None: no V x V array per group left)."""
-    return np.arange(size), None, np.zeros(size)
-
-
-def _assemble(X, y, sw, groups, results, n_repairs, n_unprocessed=0):
-    """The representative set from each group's (local representatives, Gamma block,
-    residuals), in the paper's order (group by group)."""
-    n = X.shape[0]
-    rep_rows, rep_beta = [], []
-    g_rows, g_cols, g_vals = [], [], []
-    residuals = np.zeros(n)
-    group_of = np.empty(n, dtype=np.intp)
-    n_reps = 0
-    for gi, (g, (local, block, resid)) in enumerate(zip(groups, results, strict=True)):
-        if block is None:  # unprocessed: the identity
-            rows = cols = local
-            g_vals.append(np.ones(local.size))
-            rep_beta.append(sw[g])
-        else:
-            rows, cols = np.nonzero(block)
-            g_vals.append(block[rows, cols])
-            rep_beta.append(sw[g] @ block)
-        g_rows.append(g[rows])
-        g_cols.append(cols + n_reps)
-        rep_rows.append(g[local])
-        residuals[g] = resid
-        group_of[g] = gi
-        n_reps += local.size
-    indices = np.concatenate(rep_rows)
-    gamma = sp.csr_matrix(
-        (np.concatenate(g_vals), (np.concatenate(g_rows), np.concatenate(g_cols))),
-        shape=(n, n_reps),
-    )
-    return RepresentativeSet(
-        indices=indices,
-        labels=y[indices],
-        beta=np.concatenate(rep_beta),
-        gamma=gamma,
-        residuals=residuals,
-        groups=group_of,
-        n_groups=len(groups),
-        n_repairs=n_repairs,
-        n_unprocessed=n_unprocessed,
-    )
+    return _assemble(y, groups, results, n_repairs, bookkeeping)
