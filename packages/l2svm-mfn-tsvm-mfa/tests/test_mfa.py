@@ -9,10 +9,12 @@ from hypothesis import strategies as st
 from scipy.optimize import brentq, minimize
 from scipy.special import expit
 
-from l2svm_mfn import MFAClassifier, MFNClassifier
+from l2svm_mfn import MFAClassifier, MFNClassifier, squared_hinge_objective
 from l2svm_mfn._mfa import (
     _entropy,
+    _gather_dup,
     _kl,
+    _unlabeled_system_into,
     mean_field_annealing,
     optimize_p,
     optimize_w,
@@ -187,3 +189,53 @@ def test_bad_input():
         MFAClassifier().fit(X, np.where(y == -1, -1, 7))  # one labeled class
     with pytest.raises(ValueError, match="Only binary"):
         MFAClassifier().fit(X, np.where(y == -1, -1, np.arange(60) % 3))
+
+
+def _unlabeled_system_numpy(o_u, p, lam_u, n_u, weight_u):
+    """Eq. (14) as numpy expressions (the kernel's former form): the reference."""
+    base = weight_u * lam_u / n_u
+    far = np.abs(o_u) >= 1.0
+    target = np.where(far, -np.sign(o_u), 2.0 * p - 1.0)
+    cost = np.where(far, np.where(o_u < 0, p, 1.0 - p), 1.0) * base
+    return target, cost
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    outputs=st.lists(
+        st.one_of(st.floats(-3, 3), st.sampled_from([-1.0, 1.0, 0.0, -0.0, 1e300, -1e300])),
+        min_size=2,
+        max_size=60,
+    ),
+    lam_u=st.floats(1e-3, 10.0),
+    seed=st.integers(0, 2**16),
+)
+def test_in_place_unlabeled_system_and_duplicated_rows_equal_numpy_to_the_bit(outputs, lam_u, seed):
+    # issue 19 (memory): OPTIMIZE-W's eq. (14) system and the duplicated problem's
+    # outputs are written in place instead of through n-sized numpy temporaries; the
+    # iterates stay the same only if every value is the same bit for bit.
+    rng = np.random.default_rng(seed)
+    o = np.array(outputs)
+    n = o.size
+    labeled = np.zeros(n, dtype=bool)
+    labeled[rng.choice(n, size=max(1, n // 4), replace=False)] = True
+    lab, unl = np.flatnonzero(labeled), np.flatnonzero(~labeled)
+    p = rng.uniform(0, 1, size=unl.size)
+    weight = rng.uniform(0.1, 3.0, size=n)
+    n_u = weight[unl].sum()
+    target = np.full(n, np.nan)
+    cost = np.full(n, np.nan)
+    _unlabeled_system_into(o, unl, p, lam_u, n_u, weight, target, cost)
+    ref_target, ref_cost = _unlabeled_system_numpy(o[unl], p, lam_u, n_u, weight[unl])
+    assert target[unl].tobytes() == ref_target.tobytes()
+    assert cost[unl].tobytes() == ref_cost.tobytes()
+    assert np.isnan(target[lab]).all() and np.isnan(cost[lab]).all()  # untouched
+    dup = _gather_dup(o, lab, unl, np.empty(lab.size + 2 * unl.size))
+    assert dup.tobytes() == np.concatenate([o[lab], o[unl], o[unl]]).tobytes()
+    dup = np.clip(dup, -1e3, 1e3)  # the objective of finite outputs (1e300 overflows)
+    y = np.where(rng.uniform(size=dup.size) < 0.5, -1.0, 1.0)
+    c = rng.uniform(0, 2, size=dup.size)
+    w = rng.normal(size=3)
+    margin = np.maximum(0.0, 1.0 - y * dup)
+    expected = 0.5 * float(np.sum(0.7 * w * w)) + 0.5 * float(np.sum(c * margin * margin))
+    assert squared_hinge_objective(w, dup, y, c, 0.7) == expected

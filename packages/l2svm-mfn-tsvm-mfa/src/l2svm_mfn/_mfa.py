@@ -8,6 +8,7 @@ import numpy as np
 from scipy.special import entr, expit, rel_entr
 
 from svmcore.linalg import line_search
+from svmcore.numba_config import jit_strict
 from svmcore.reporting import Recorder
 
 from ._mfn import (
@@ -135,15 +136,36 @@ def optimize_p(outputs_u, lam_u, T, r, *, tol=1e-10, max_iter=500):
     return p, {"nu": nu, "residual": B, "n_newton": n_newton, "n_bisect": n_bisect}
 
 
-def _unlabeled_system(o_u, p, lam_u, n_u, weight_u):
-    """Eq. (14): one row per unlabeled example with its effective target and cost."""
-    base = weight_u * lam_u / n_u
-    far = np.abs(o_u) >= 1.0
-    target = np.where(far, -np.sign(o_u), 2.0 * p - 1.0)
-    # |o| >= 1 keeps only the copy with the active loss: label +1 (cost p) when o <= -1,
-    # label -1 (cost 1 - p) when o >= 1.
-    cost = np.where(far, np.where(o_u < 0, p, 1.0 - p), 1.0) * base
-    return target, cost
+@jit_strict
+def _unlabeled_system_into(o, unl, p, lam_u, n_u, weight, target, cost):
+    """Eq. (14) into rows ``unl`` of ``target`` and ``cost``: one row per unlabeled
+    example with its effective target and cost.
+
+    An output with :math:`|o_j| \\ge 1` keeps only the copy with the active loss: label
+    +1 (cost :math:`p_j`) when :math:`o_j \\le -1`, label -1 (cost :math:`1 - p_j`) when
+    :math:`o_j \\ge 1`; otherwise target :math:`2p_j - 1` at full cost. Costs are times
+    :math:`s_j\\lambda'/u`. Written in place: numpy's ``where`` version (the tests'
+    reference, equal to the bit) made half a dozen n-sized temporaries.
+    """
+    for j in range(unl.shape[0]):
+        i = unl[j]
+        o_i = o[i]
+        base = weight[i] * lam_u / n_u
+        if abs(o_i) >= 1.0:
+            target[i] = -1.0 if o_i > 0.0 else 1.0
+            cost[i] = (p[j] if o_i < 0.0 else 1.0 - p[j]) * base
+        else:
+            target[i] = 2.0 * p[j] - 1.0
+            cost[i] = 1.0 * base
+
+
+def _gather_dup(o, lab, unl, out):
+    """``o`` on the duplicated problem's rows [labeled, unlabeled, unlabeled], into ``out``."""
+    n_l, n_u = lab.size, unl.size
+    np.take(o, lab, out=out[:n_l])
+    np.take(o, unl, out=out[n_l : n_l + n_u])
+    out[n_l + n_u :] = out[n_l : n_l + n_u]
+    return out
 
 
 def optimize_w(
@@ -198,45 +220,49 @@ def optimize_w(
         epsilon, cg_cap = tol, cg_max_iter
 
     # The duplicated problem (11) for the line search: [labeled, unlabeled +1, unlabeled -1].
-    y_dup = np.concatenate([y[lab], np.ones(unl.size), -np.ones(unl.size)])
-    base = weight[unl] * lam_u / n_u
-    c_dup = np.concatenate([c_lab, base * p, base * (1.0 - p)])
+    n_dup = lab.size + 2 * unl.size
+    y_dup = np.empty(n_dup)
+    y_dup[: lab.size] = y[lab]
+    y_dup[lab.size : lab.size + unl.size] = 1.0
+    y_dup[lab.size + unl.size :] = -1.0
+    c_dup = np.empty(n_dup)
+    c_dup[: lab.size] = c_lab
+    base = c_dup[lab.size : lab.size + unl.size]  # weight * lam_u / n_u, then * p in place
+    np.take(weight, unl, out=base)
+    base *= lam_u
+    base /= n_u
+    np.multiply(base, 1.0 - p, out=c_dup[lab.size + unl.size :])
+    base *= p
+    del base
 
-    target = np.empty(n)
-    cost = np.empty(n)
-    target[lab] = y[lab]
-    cost[lab] = c_lab
     converged = False
     n_iter = 0
 
     def dup_objective(w_, o_):
-        o_dup_ = np.concatenate([o_[lab], o_[unl], o_[unl]])
+        o_dup_ = _gather_dup(o_, lab, unl, np.empty(n_dup))
         return squared_hinge_objective(w_, o_dup_, y_dup, c_dup, lam)
 
     objective = dup_objective(w, o)
     while n_iter < max_iter:
         n_iter += 1
         lab_active = lab[y[lab] * o[lab] < 1.0]
-        target[unl], cost[unl] = _unlabeled_system(o[unl], p, lam_u, n_u, weight[unl])
+        # CGLS's system (eq. 14) lives only for this Newton point: freed before the line
+        # search, whose duplicated rows are the fit's largest working set.
+        target = np.empty(n)
+        cost = np.empty(n)
+        target[lab] = y[lab]
+        cost[lab] = c_lab
+        _unlabeled_system_into(o, unl, p, lam_u, n_u, weight, target, cost)
         rows = np.concatenate([lab_active, unl])
         res = newton_point(
             X, target, cost, lam, w, o, rows, intercept, epsilon, cg_cap, preconditioner
         )
+        del rows, target, cost
         w_bar, o_bar = res.beta, res.outputs
         if cg_cap == SMALL_CG_MAX_ITER:
             cg_cap = cg_max_iter
-        margin_l = y[lab] * o_bar[lab]
-        lab_is_active = y[lab] * o[lab] < 1.0
-        far = np.abs(o[unl]) >= 1.0
-        abs_bar = np.abs(o_bar[unl])
         check = max(tau, epsilon) if epsilon == BIG_EPSILON else tau
-        optimal = (
-            res.converged
-            and np.all(margin_l[lab_is_active] <= 1.0 + check)
-            and np.all(margin_l[~lab_is_active] >= 1.0 - check)
-            and np.all(abs_bar[far] >= 1.0 - check)
-            and np.all(abs_bar[~far] < 1.0 + check)
-        )
+        optimal = res.converged and _optimal(y, lab, unl, o, o_bar, check)
         if optimal:
             if epsilon == BIG_EPSILON and tol < BIG_EPSILON:
                 epsilon = tol
@@ -244,17 +270,38 @@ def optimize_w(
             w, o = w_bar, o_bar
             converged = True
             break
-        o_dup = np.concatenate([o[lab], o[unl], o[unl]])
-        o_bar_dup = np.concatenate([o_bar[lab], o_bar[unl], o_bar[unl]])
+        # The outputs on the duplicated rows live only for the line search (not through
+        # the next CGLS): gathered in place, no concatenated temporaries.
+        o_dup = _gather_dup(o, lab, unl, np.empty(n_dup))
+        o_bar_dup = _gather_dup(o_bar, lab, unl, np.empty(n_dup))
         delta = line_search(w, w_bar, lam, o_dup, o_bar_dup, y_dup, c_dup, check_input=False)
+        del o_dup, o_bar_dup
         w = w + delta * (w_bar - w)
-        o = o + delta * (o_bar - o)
+        # o + delta (o_bar - o) as before, in o_bar's buffer (o_bar is not used again)
+        np.subtract(o_bar, o, out=o_bar)
+        o_bar *= delta
+        o = np.add(o, o_bar, out=o_bar)
         previous, objective = objective, dup_objective(w, o)
         stop = RELATIVE_STOP * abs(previous) if objective_tol is None else objective_tol
         if abs(objective - previous) < stop:
             converged = True
             break
     return w, o, n_iter, converged
+
+
+def _optimal(y, lab, unl, o, o_bar, check):
+    """Table 1's optimality check of OPTIMIZE-W's Newton point (labeled rows, then the
+    unlabeled ones by whether their current output is outside [-1, 1])."""
+    margin_l = y[lab] * o_bar[lab]
+    lab_is_active = y[lab] * o[lab] < 1.0
+    if not (
+        np.all(margin_l[lab_is_active] <= 1.0 + check)
+        and np.all(margin_l[~lab_is_active] >= 1.0 - check)
+    ):
+        return False
+    far = np.abs(o[unl]) >= 1.0
+    abs_bar = np.abs(o_bar[unl])
+    return bool(np.all(abs_bar[far] >= 1.0 - check) and np.all(abs_bar[~far] < 1.0 + check))
 
 
 def _entropy(p):

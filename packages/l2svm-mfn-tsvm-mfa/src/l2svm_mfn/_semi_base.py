@@ -81,6 +81,7 @@ class _SemiSupervisedMixin(SemiSupervisedScoreMixin, LinearSVMLinMixin):
             X.sum_duplicates()
         labeled = ~unlabeled
         ys = y_signed.astype(np.float64)
+        del y_signed  # ys carries the labels from here (one n-sized array less)
         n_features = X.shape[1]
         X, lam, scale_exp = self._scaled(X)
         r = self.positive_fraction
