@@ -2,9 +2,10 @@
 
 Peak traced allocations (``tracemalloc``, which sees NumPy's buffers) during ``fit`` at n
 and 4n. Linear: the growth from n to 4n is at most 4.6x. Bounded: at 4n the peak is at
-most 3x the size of X plus the method's own state of fixed size (AESVC: the Gram blocks
-of one batch of DeriveRS groups, V x V per thread; LPSVR: one kernel block of svmcore's
-4M entries) and, where the method keeps per-sample vectors beyond X, a documented number
+most 3x the size of X plus the method's own state of fixed size (AESVC: DeriveRS's
+batch of two groups per thread, a V x V Gram block and a V x V Gamma block each, traced
+with the representative-set cache cleared so that DeriveRS runs; LPSVR: one kernel block
+of svmcore's 4M entries) and, where the method keeps per-sample vectors beyond X, a documented number
 of bytes per sample (LPSVR on 1-d samples, whose X is 8 bytes a row: alpha, mu, nu, f,
 g = K beta and the row masks). No n x n or n x k dense temporaries. The measured figures
 at n = 1,000,000 are in the package READMEs (``tools/memory.py``). HiGHS's own memory
@@ -18,10 +19,11 @@ import numpy as np
 import pytest
 from sklearn.datasets import make_moons
 
-from aesvm import AESVC
+from aesvm import AESVC, clear_representative_cache
 from aid_models import AIDSVC, AIDLADRegressor, AIDS3VMClassifier
-from l2svm_mfn import MFNClassifier
+from l2svm_mfn import MFAClassifier, MFNClassifier
 from lpsvr import LPSVR
+from svmcore import effective_n_threads
 from svmcore.datasets import make_blob_mixture, make_lad_set_a, make_noisy_sinc
 
 N = 20_000
@@ -61,8 +63,17 @@ CASES = {
     ),
     "AIDSVC": (_blobs, AIDSVC, 0, 0, N),
     "MFNClassifier": (_blobs, MFNClassifier, 0, 0, N),
-    # DeriveRS: a batch of groups' V x V Gram blocks, their Gamma rows and work arrays
-    "AESVC": (lambda n: make_moons(n, noise=0.3, random_state=0), AESVC, 200 * MB, 0, N),
+    # DeriveRS: its batch buffers, a V x V Gram block and a V x V Gamma block for each of
+    # the 2 groups per thread of a batch (V = 1,000), plus 16 MB for the work arrays
+    "AESVC": (
+        lambda n: make_moons(n, noise=0.3, random_state=0),
+        AESVC,
+        2 * 2 * effective_n_threads(None) * 1000**2 * 8 + 16 * MB,
+        0,
+        N,
+    ),
+    # 100 labeled rows, the rest unlabeled (tools/memory.py's case)
+    "MFAClassifier": (_semi, lambda: MFAClassifier(max_outer=3), 0, 0, N),
     # noisy sinc (1-d, noise = epsilon: a third of the samples outside the tube); one
     # kernel block (4M entries, svmcore.kernels) and 160 bytes a sample (measured 140:
     # about 17 float64 per sample, the LP's N coefficients and multipliers, f, g, masks);
@@ -78,6 +89,9 @@ def _peak(make, X, y):
     # (a smaller warm-up misses size-dependent paths, e.g. AID-LAD's k-means over more than
     # 256 centres): Numba's own allocations on a cold cache are not the fit's.
     make().fit(X, y)
+    # AESVC would take the warm-up's representative set from its cache: DeriveRS, where
+    # its memory goes, must run in the traced fit.
+    clear_representative_cache()
     tracemalloc.start()
     try:
         tracemalloc.reset_peak()
