@@ -82,3 +82,34 @@ def test_kernels_are_cached_on_disk_where_a_directory_is_writable(tmp_path):
     assert first[0] == "FunctionCache"
     assert second[1] != "Counter()"  # the second process loaded the first one's code
     assert any((tmp_path / "cache").rglob("*.nbi"))
+
+
+def test_threads_start_with_omp_waiting_passively_and_the_environment_is_restored(monkeypatch):
+    from numba.np.ufunc import parallel
+
+    from svmcore import numba_config
+
+    seen = []
+    monkeypatch.setattr(
+        parallel, "_launch_threads", lambda: seen.append(os.environ.get("OMP_WAIT_POLICY"))
+    )
+    monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
+    numba_config.launch_threads_waiting_passively()
+    assert seen == ["PASSIVE"] and "OMP_WAIT_POLICY" not in os.environ
+    # a user's own setting is never overridden (and Numba then starts as it would)
+    monkeypatch.setenv("OMP_WAIT_POLICY", "ACTIVE")
+    numba_config.launch_threads_waiting_passively()
+    assert seen == ["PASSIVE"] and os.environ["OMP_WAIT_POLICY"] == "ACTIVE"
+
+
+def test_importing_svmcore_starts_numba_s_threads_and_leaves_no_variable_behind():
+    code = (
+        "import os; os.environ.pop('OMP_WAIT_POLICY', None)\n"
+        "import svmcore, numba\n"
+        "print(numba.threading_layer(), 'OMP_WAIT_POLICY' in os.environ)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    layer, leaked = out.stdout.split()
+    assert layer in ("omp", "tbb", "workqueue") and leaked == "False"

@@ -10,6 +10,8 @@ from typing import TypeVar
 
 import numba
 
+from . import numba_config  # noqa: F401  (starts Numba's threads waiting passively)
+
 _T = TypeVar("_T")
 
 
