@@ -60,8 +60,6 @@ _TOOK = {
 }
 #: timed fits per MFN row (best kept): every MFN fit of the suite takes under a second
 MFN_REPEAT = 5
-#: rows of the untimed warm-up fit (besides the labeled ones)
-WARM_ROWS = 1_000
 
 
 def _write_examples(path, X):
@@ -183,20 +181,13 @@ def _transductive_error(outputs, split):
     return float(((outputs[unl] > 0) != (split.y_true[unl] == 1)).mean())
 
 
-def _warm_up(make, split):
-    """Untimed fit on the labeled rows and the first ``WARM_ROWS`` others (Numba compile)."""
-    idx = np.union1d(np.flatnonzero(split.y != -1), np.arange(min(WARM_ROWS, split.y.size)))
-    make().fit(split.X[idx], split.y[idx])
-
-
 def _semi_rows(method, size):
     cls = {"tsvm": TSVMClassifier, "mfa": MFAClassifier}[method]
     make = partial(cls, unlabeled_value=-1)  # the suite's classes are 0/1, -1 unlabeled
     algo = {"tsvm": 2, "mfa": 3}[method]
     rows = []
     for split in semi_supervised_suite(size):
-        _warm_up(make, split)
-        ours_t, ours = timed_fit(make, split.X, split.y, warm_rows=0)
+        ours_t, ours = timed_fit(make, split.X, split.y)
         w = _coef(ours)
         err = _transductive_error(_outputs(w, split.X), split)
         name = f"{cls.__name__}()"

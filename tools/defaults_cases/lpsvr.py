@@ -27,8 +27,6 @@ from ._timing import label, timed_fit
 
 #: training rows above which sets with more than one feature are skipped (see above)
 DENSE_MAX_N = 2_000
-#: the untimed warm-up fit only needs to compile the kernels: a few hundred rows do
-WARM_ROWS = 500
 
 
 def _runnable(split):
@@ -39,7 +37,7 @@ def _runnable(split):
 def lpsvr_vs_svr(size):
     rows = []
     for split in filter(_runnable, regression_suite(size)):
-        ours_t, ours = timed_fit(LPSVR, split.X, split.y, warm_rows=WARM_ROWS)
+        ours_t, ours = timed_fit(LPSVR, split.X, split.y)
         base_t, base = timed_fit(SVR, split.X, split.y, warm_rows=0)
         mae = [np.abs(est.predict(split.X_test) - split.y_test).mean() for est in (ours, base)]
         nnz = [ours.support_.size, base.support_.size]
@@ -64,7 +62,7 @@ def lpsvc_vs_svc(size):
     for split in classification_suite(size):
         if split.kind == "sparse" or split.X.shape[0] > DENSE_MAX_N:
             continue
-        ours_t, ours = timed_fit(LPSVC, split.X, split.y, warm_rows=WARM_ROWS)
+        ours_t, ours = timed_fit(LPSVC, split.X, split.y)
         base_t, base = timed_fit(SVC, split.X, split.y, warm_rows=0)
         acc = [est.score(split.X_test, split.y_test) for est in (ours, base)]
         nnz = [sum(reg.support_.size for reg in ours.estimators_), base.support_.size]
