@@ -102,14 +102,28 @@ def test_threads_start_with_omp_waiting_passively_and_the_environment_is_restore
     assert seen == ["PASSIVE"] and os.environ["OMP_WAIT_POLICY"] == "ACTIVE"
 
 
-def test_importing_svmcore_starts_numba_s_threads_and_leaves_no_variable_behind():
+def test_threads_start_at_the_first_fit_not_at_import_and_leave_no_variable_behind():
+    # A process that only imported svmcore forks safely: a child may use Numba's
+    # parallel code (GNU OpenMP aborts a child whose parent started its pool).
     code = (
         "import os; os.environ.pop('OMP_WAIT_POLICY', None)\n"
-        "import svmcore, numba\n"
-        "print(numba.threading_layer(), 'OMP_WAIT_POLICY' in os.environ)\n"
+        "import numpy as np, numba, svmcore\n"
+        "from numba.np.ufunc import parallel\n"
+        "started = parallel._is_initialized\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    with svmcore.numba_threads(2):\n"
+        "        from svmcore.kernels import gram\n"
+        "        gram(np.ones((300, 3)), kernel='rbf', gamma=1.0, n_jobs=2)\n"
+        "    os._exit(0)\n"
+        "status = os.waitpid(pid, 0)[1]\n"
+        "with svmcore.numba_threads(2):\n"
+        "    pass\n"
+        "print(started, status, numba.threading_layer(), 'OMP_WAIT_POLICY' in os.environ)\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
-    layer, leaked = out.stdout.split()
+    started, status, layer, leaked = out.stdout.split()
+    assert started == "False" and status == "0", out.stderr
     assert layer in ("omp", "tbb", "workqueue") and leaked == "False"

@@ -10,7 +10,7 @@ from typing import TypeVar
 
 import numba
 
-from . import numba_config  # noqa: F401  (starts Numba's threads waiting passively)
+from .numba_config import launch_threads_waiting_passively
 
 _T = TypeVar("_T")
 
@@ -31,6 +31,7 @@ def effective_n_threads(n_jobs: int | None) -> int:
         A count in ``[1, numba.config.NUMBA_NUM_THREADS]``.
     """
     max_threads = numba.config.NUMBA_NUM_THREADS
+    launch_threads_waiting_passively()  # before get_num_threads would start the pool
     if n_jobs is None:
         return numba.get_num_threads()
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral):
@@ -62,6 +63,7 @@ def numba_threads(n_jobs: int | None) -> Iterator[None]:
     >>> with numba_threads(1):
     ...     pass
     """
+    launch_threads_waiting_passively()  # before get_num_threads would start the pool
     previous = numba.get_num_threads()
     numba.set_num_threads(effective_n_threads(n_jobs))
     try:

@@ -92,7 +92,11 @@ def launch_threads_waiting_passively() -> None:
     l2svm-mfn-tsvm-mfa README). libgomp reads the variable once, when Numba loads it, so
     it is set only around that load (other OpenMP runtimes of the process, such as
     scikit-learn's own copy, are not affected) and never over a value the user has set.
-    Called once when this module is imported; afterwards it does nothing.
+    Called by :func:`svmcore.numba_threads` before every fit's first parallel call, as
+    Numba itself would start the threads then; afterwards it does nothing. Not at
+    import: GNU OpenMP aborts a forked child that uses a pool its parent started
+    ("fork() called from a process already using GNU OpenMP"), so a process that only
+    imported svmcore must stay fork-safe (``multiprocessing``'s default start method).
     """
     if "OMP_WAIT_POLICY" in os.environ:
         return
@@ -105,6 +109,3 @@ def launch_threads_waiting_passively() -> None:
         pass
     finally:
         os.environ.pop("OMP_WAIT_POLICY", None)
-
-
-launch_threads_waiting_passively()
