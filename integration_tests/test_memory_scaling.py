@@ -1,16 +1,16 @@
 """Memory of a fit grows linearly with n and stays within a few times the size of X (issue 19).
 
-Peak traced allocations (``tracemalloc``, which sees NumPy's buffers) during ``fit`` at n
-and 4n. Linear: the growth from n to 4n is at most 4.6x. Bounded: at 4n the peak is at
-most 3x the size of X plus the method's own state of fixed size (AESVC: DeriveRS's
-batch of two groups per thread, a V x V Gram block and a V x V Gamma block each, traced
-with the representative-set cache cleared so that DeriveRS runs; LPSVR: one kernel block
-of svmcore's 4M entries) and, where the method keeps per-sample vectors beyond X, a
+Peak traced allocations (``tracemalloc``, which sees NumPy's buffers) during ``fit`` at
+n and 4n. Linear: the growth from n to 4n is at most 4.6x. Bounded: at 4n the peak is at
+most 3x the size of X plus the method's own state of fixed size (AESVC: DeriveRS's batch
+of two groups per thread, a V x V Gram block and a V x V Gamma block each, traced with
+the representative-set cache cleared so that DeriveRS runs; LPSVR: one kernel block of
+svmcore's 4M entries) and, where the method keeps per-sample vectors beyond X, a
 documented number of bytes per sample (LPSVR on 1-d samples, whose X is 8 bytes a row:
-alpha, mu, nu, f, g = K beta and the row masks). No n x n or n x k dense temporaries. The measured figures
-at n = 1,000,000 are in the package READMEs (``tools/memory.py``). HiGHS's own memory
-(the LP of LPSVR's rows and columns) is native and not traced here; tools/memory.py
-measures the whole process.
+alpha, mu, nu, f, g = K beta and the row masks). No n x n or n x k dense temporaries.
+The measured figures at n = 1,000,000 are in the package READMEs (``tools/memory.py``).
+HiGHS's own memory (the LP of LPSVR's rows and columns) is native and not traced here;
+tools/memory.py measures the whole process.
 """
 
 import tracemalloc
