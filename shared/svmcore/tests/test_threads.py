@@ -37,3 +37,21 @@ def test_numba_threads_rejects_bad_n_jobs_without_changing_state():
     with pytest.raises(ValueError, match="n_jobs"), numba_threads(0):
         pass
     assert numba.get_num_threads() == before
+
+
+def test_blas_threads_limits_blas_inside_and_restores_after():
+    from threadpoolctl import threadpool_info
+
+    from svmcore import blas_threads
+
+    def blas_counts():
+        return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+    before = blas_counts()
+    assert before  # numpy's BLAS is loaded
+    with blas_threads(1):
+        assert blas_counts() == [1] * len(before)
+        with blas_threads(1):  # nested: still one, and the outer limit survives
+            pass
+        assert blas_counts() == [1] * len(before)
+    assert blas_counts() == before

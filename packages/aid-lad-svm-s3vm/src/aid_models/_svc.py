@@ -7,6 +7,7 @@ The estimator :class:`AIDSVC`; the AID problem it runs is in ``_svc_problem.py``
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from numbers import Integral, Real
 from typing import Any, Self
 
@@ -17,6 +18,7 @@ from aid_core import (
     DaskSource,
     as_data_source,
 )
+from svmcore import blas_threads
 from svmcore.chunked import distinct, is_dask_collection
 from svmcore.clustering import ChunkedClusters
 from svmcore.kernels import kernel_matvec, resolve_gamma
@@ -403,7 +405,8 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
                     block_size=self.block_size if linear else None,
                 )
             problem = _SVCProblem(self, X, kernel_params, gamma, seed, solver)
-            result = run_estimator_aid(self, problem, data, seed)
+            with blas_threads(1) if linear else nullcontext():  # small BLAS calls (m + 1)
+                result = run_estimator_aid(self, problem, data, seed)
         params = result.solution.params
         if isinstance(result.clusters, ChunkedClusters):  # Dask: expanded where labels are
             support, dual, alpha_sum = chunked_duals(data, result.clusters, params["alpha"])

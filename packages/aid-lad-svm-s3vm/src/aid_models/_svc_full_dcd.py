@@ -12,6 +12,7 @@ import time
 import numpy as np
 
 from aid_core import AggregatedSolution, AIDHistory, AIDResult, Evaluation, relative_gap
+from svmcore import blas_threads
 from svmcore.clustering import Clusters
 from svmcore.solvers import dcd_weighted_svm, newton_weighted_svm
 
@@ -26,12 +27,13 @@ def _fit_full(X, y, sw, C, gap_tol, seed, solver="dcd-full"):
     E = F, the bound the dual objective), so the estimator's attributes are the same.
     """
     start = time.perf_counter()
-    if solver == "newton-full":
-        res = newton_weighted_svm(X, y, sw, C=C, gap_tol=gap_tol)
-        note = f"newton-full steps={res.n_epochs} stages={res.n_rounds}"
-    else:
-        res = dcd_weighted_svm(X, y, sw, C=C, gap_tol=gap_tol, random_state=seed or 0)
-        note = f"dcd-full epochs={res.n_epochs} rounds={res.n_rounds}"
+    with blas_threads(1):  # small BLAS calls only (see svmcore.blas_threads)
+        if solver == "newton-full":
+            res = newton_weighted_svm(X, y, sw, C=C, gap_tol=gap_tol)
+            note = f"newton-full steps={res.n_epochs} stages={res.n_rounds}"
+        else:
+            res = dcd_weighted_svm(X, y, sw, C=C, gap_tol=gap_tol, random_state=seed or 0)
+            note = f"dcd-full epochs={res.n_epochs} rounds={res.n_rounds}"
     n = y.size
     params = {"w": res.coef, "b": res.intercept, "alpha": res.feasible_dual_coef}
     solution = AggregatedSolution(params, float(res.objective), res.dual_objective, note)

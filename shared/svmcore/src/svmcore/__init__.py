@@ -39,8 +39,8 @@ numba_config
     every jitted kernel of the monorepo is compiled with.
 """
 
-from ._threads import effective_n_threads, numba_threads, thread_map
+from ._threads import blas_threads, effective_n_threads, numba_threads, thread_map
 
 __version__ = "0.1.0.dev0"
 
-__all__ = ["__version__", "effective_n_threads", "numba_threads", "thread_map"]
+__all__ = ["__version__", "blas_threads", "effective_n_threads", "numba_threads", "thread_map"]
