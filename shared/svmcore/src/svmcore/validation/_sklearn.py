@@ -153,7 +153,8 @@ def _plain_arrays(estimator: Any, X: Any, y: Any, reset: bool, params: dict) -> 
     if (
         X.ndim != 2
         or X.dtype not in _FLOATS
-        or not any(X.dtype == d for d in allowed)
+        # map, not a generator: a KeyboardInterrupt while a generator closes is lost
+        or not any(map(X.dtype.__eq__, allowed))
         or not X.flags.c_contiguous
         or X.shape[0] < 1
         or X.shape[1] < 1
