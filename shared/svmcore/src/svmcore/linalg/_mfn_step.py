@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
+from .._threads import effective_n_threads
 from ..numba_config import jit_strict
 from ..typing import MatrixLike
 from ._cgls import _cg_csr_serial, _cg_dense_serial, _residual
@@ -213,10 +214,8 @@ def mfn_step_is_serial(X: MatrixLike) -> bool:
         True when all products over ``X``'s rows are below the parallel threshold (or
         Numba has one thread).
     """
-    import numba
-
     work = X.nnz if sp.issparse(X) else X.shape[0] * X.shape[1]
-    return work < PARALLEL_MIN_WORK or numba.get_num_threads() == 1
+    return work < PARALLEL_MIN_WORK or effective_n_threads(None) == 1
 
 
 def mfn_step(

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
 import scipy.sparse as sp
 from numba import prange
 
+from .._threads import effective_n_threads
 from ..numba_config import jit, jit_parallel, jit_scalar, jit_strict
 from ..typing import ArrayLike, MatrixLike
 from ..validation import check_float_array, check_indices
@@ -294,7 +294,7 @@ class RowProducts:
         )
         self.n_samples, self.n_features = X.shape
         self.dim = self.n_features + int(self.intercept)
-        n_chunks = max(1, numba.get_num_threads())
+        n_chunks = max(1, effective_n_threads(None))
         self._buffers = np.empty((n_chunks, self.n_features), dtype=np.float64)
         # (n_chunks, 2, n_features), made by the first fused()
         self._pair_buffers: np.ndarray | None = None
