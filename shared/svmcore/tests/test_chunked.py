@@ -15,8 +15,6 @@ from svmcore.chunked import (
     RowBlocks,
     add_parts,
     check_dask_data,
-    fold_chunks,
-    fold_slots,
     is_dask_collection,
     map_predict,
     tree_sum,
@@ -31,54 +29,6 @@ def test_tree_sum_adds_every_task_once(n, seed):
     total, none, count = tree_sum(tasks).compute()
     np.testing.assert_allclose(total, values.sum(axis=0), rtol=1e-12, atol=1e-12)
     assert none is None and count == sum(range(n))
-
-
-def _add_into(acc, values, labels, n_groups):
-    """A fold step: running per-group sums of one chunk's values, updated in place."""
-    if acc is None:
-        acc = np.zeros(n_groups)
-    np.add.at(acc, np.asarray(labels), np.asarray(values))
-    return acc
-
-
-@settings(max_examples=25, deadline=None)
-@given(
-    n=st.integers(1, 60),
-    chunk=st.integers(1, 20),
-    chains=st.integers(1, 8),
-    seed=st.integers(0, 999),
-    scheduler=st.sampled_from(["sync", "threads"]),
-)
-def test_fold_chunks_adds_every_chunk_once_along_any_number_of_chains(
-    n, chunk, chains, seed, scheduler
-):
-    rng = np.random.default_rng(seed)
-    values, labels = rng.normal(size=n), rng.integers(0, 4, n)
-    parts = [da.from_array(a, chunks=chunk).to_delayed().ravel() for a in (values, labels)]
-    args = list(zip(*parts, strict=True))
-    with dask.config.set(scheduler=scheduler):
-        total = fold_chunks(_add_into, args, shared=(4,), n_chains=chains)
-        default = fold_chunks(_add_into, args, shared=(4,))
-    want = np.bincount(labels, weights=values, minlength=4)
-    np.testing.assert_allclose(total, want, rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(default, want, rtol=1e-12, atol=1e-12)
-    # One chain adds the chunks in row order: the sums of a sequential loop, bit for bit.
-    if chains == 1:
-        seq = np.zeros(4)
-        for lab, val in zip(labels, values, strict=True):
-            seq[lab] += val
-        np.testing.assert_array_equal(total, seq)
-
-
-def test_fold_slots_and_bad_chains():
-    with dask.config.set(scheduler="sync"):
-        assert fold_slots() == 1
-    with dask.config.set(scheduler="threads", num_workers=3):
-        assert fold_slots() == 3
-    with pytest.raises(ValueError, match="at least one"):
-        fold_chunks(_add_into, [], shared=(2,))
-    with pytest.raises(ValueError, match="n_chains"):
-        fold_chunks(_add_into, [(np.ones(1), np.zeros(1, int))], shared=(2,), n_chains=0)
 
 
 def test_add_parts_and_empty_tree():

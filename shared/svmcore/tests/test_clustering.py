@@ -9,7 +9,6 @@ from hypothesis.extra.numpy import arrays
 from sklearn.cluster import KMeans
 
 from svmcore.clustering import Clusters, group_sums, kmeans_one_iteration
-from svmcore.clustering._label_passes import key_tally
 
 # ---------------------------------------------------------------- naive references
 
@@ -376,26 +375,6 @@ def test_group_sums_skip_negative_equals_the_subset_bit_for_bit():
     np.testing.assert_array_equal(got, group_sums(X[keep], labels[keep], 9, w[keep]))
     with pytest.raises(ValueError, match=r"\[0, 9\)"):
         group_sums(X, labels, 9, w)  # -1 is an error unless skip_negative
-
-
-def test_group_sums_and_key_tally_add_into_out_as_one_pass_would():
-    # A running total over two halves equals one pass over all rows, bit for bit
-    # (the rows of each group are added in the same order).
-    rng = np.random.default_rng(12)
-    X, labels, w = rng.normal(size=(400, 5)), rng.integers(0, 30, 400), rng.uniform(0.5, 2, 400)
-    out = group_sums(X[:150], labels[:150], 30, w[:150])
-    same = group_sums(X[150:], labels[150:], 30, w[150:], out=out)
-    assert same is out
-    np.testing.assert_array_equal(out, group_sums(X, labels, 30, w))
-    with pytest.raises(ValueError, match="out must be float64 of shape"):
-        group_sums(X, labels, 30, w, out=np.zeros((29, 5)))
-    key, free = rng.integers(0, 3, 400), rng.random(400) < 0.3
-    running = key_tally(labels[:150], key[:150], 30, 3, free[:150])
-    key_tally(labels[150:], key[150:], 30, 3, free[150:], out=running)
-    for got, want in zip(running, key_tally(labels, key, 30, 3, free), strict=True):
-        np.testing.assert_array_equal(got, want)
-    with pytest.raises(ValueError, match="out must hold"):
-        key_tally(labels, key, 30, 2, out=running)
 
 
 @settings(max_examples=40, deadline=None)

@@ -79,9 +79,6 @@ class DaskSource(DataSource):
     def reduce_blocks(self, fn: Callable, *per_row: Any, shared: Sequence = ()) -> Any:
         return self.rows.reduce(functools.partial(_on_block, fn), *per_row, shared=shared)
 
-    def fold_blocks(self, step: Callable, *per_row: Any, shared: Sequence = ()) -> Any:
-        return self.rows.fold(functools.partial(_fold_on_block, step), *per_row, shared=shared)
-
     def weights(self) -> np.ndarray:
         """Every row's weight, read once from the weights' chunks (not ``X``'s) and kept."""
         if self._weights is None:
@@ -98,7 +95,3 @@ class DaskSource(DataSource):
 
 def _on_block(fn, start, X, y, w, *per_row):
     return fn(Block(start, X, y, w), *per_row)
-
-
-def _fold_on_block(step, acc, start, X, y, w, *per_row):
-    return step(acc, Block(start, X, y, w), *per_row)

@@ -169,20 +169,6 @@ class DataSource(ABC):
             total = part if total is None else add_parts(total, part)
         return total
 
-    def fold_blocks(self, step: Callable, *per_row: Any, shared: Sequence = ()) -> Any:
-        """A running total over the blocks: ``acc = step(acc, block, *slices, *shared)``.
-
-        ``acc`` is None at the first block, then what ``step`` returned, which it may
-        update in place: for totals as large as a block (K-sized cluster sums), which
-        :meth:`reduce_blocks` would allocate per block and add pairwise. Here the blocks
-        are folded in order; a :class:`DaskSource` folds a few chains of its chunks in
-        parallel and adds the chains' totals (:func:`svmcore.chunked.fold_chunks`).
-        """
-        acc = None
-        for block in self.blocks():
-            acc = step(acc, block, *(a[block.start : block.stop] for a in per_row), *shared)
-        return acc
-
     def weights(self) -> np.ndarray:
         """Every row's weight in one pass (ones where the source has no weights)."""
         return self.map_rows(lambda block: block.weights)

@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from svmcore.chunked import add_parts
 from svmcore.clustering import Clusters, group_sums
 
 from ._data import Block, DataSource
@@ -43,8 +42,8 @@ def cluster_sums(
     weight_sum : ndarray of shape (n_clusters,)
         ``sum s_i``, the total weight of each cluster (its size for unit weights).
     """
-    X_sum, y_sum, w_sum = source.fold_blocks(
-        functools.partial(_add_block_sums, n_clusters=n_clusters, targets=targets), labels
+    X_sum, y_sum, w_sum = source.reduce_blocks(
+        functools.partial(_block_sums, n_clusters=n_clusters, targets=targets), labels
     )
     if not sp.issparse(X_sum):
         X_sum = np.asarray(X_sum)
@@ -109,8 +108,8 @@ class ClusterSums:
         # Per row: its cluster's position in `changed`, -1 for rows of unchanged clusters.
         position = np.full(clusters.n_clusters, -1, dtype=np.int64)
         position[changed] = np.arange(changed.size)
-        part = source.fold_blocks(
-            functools.partial(_add_changed_sums, n_changed=changed.size, targets=self.targets),
+        part = source.reduce_blocks(
+            functools.partial(_changed_sums, n_changed=changed.size, targets=self.targets),
             clusters.label_rows,
             shared=(position,),
         )
@@ -143,73 +142,53 @@ def _grow(a, n_rows):
     return out
 
 
-def _zero_sums(n_rows, n_features, sparse, targets):
-    X = sp.csr_matrix((n_rows, n_features)) if sparse else np.zeros((n_rows, n_features))
-    return X, np.zeros(n_rows) if targets else None, np.zeros(n_rows)
-
-
-def _add_dense(acc, block, labels, n_rows, targets, rows=None):
-    """Add a dense block's rows into the running sums ``acc`` in place.
-
-    ``labels`` index the rows of ``acc`` (negative: the row is left out, and ``rows``
-    lists the others). Each row of ``acc`` gets its rows added in row order, so a
-    total depends only on the order of the blocks.
-    """
-    if acc is None:
-        acc = _zero_sums(n_rows, block.X.shape[1], False, targets)
-    X_acc, y_acc, w_acc = acc
+def _changed_sums(
+    block: Block, labels: np.ndarray, position: np.ndarray, n_changed: int, targets: bool
+):
+    """One block's sums over the rows of changed clusters, indexed by ``position[labels]``."""
+    position = position[labels]
+    rows = np.flatnonzero(position >= 0)
+    if rows.size == 0:  # a block with no row of a changed cluster adds zeros
+        m = block.X.shape[1]
+        zeros = sp.csr_matrix((n_changed, m)) if sp.issparse(block.X) else np.zeros((n_changed, m))
+        return zeros, np.zeros(n_changed) if targets else None, np.zeros(n_changed)
+    if sp.issparse(block.X):
+        sub = Block(
+            block.start,
+            block.X[rows],
+            None if block.y is None else block.y[rows],
+            None if block.sample_weight is None else np.asarray(block.sample_weight)[rows],
+        )
+        return _block_sums(sub, position[rows], n_changed, targets)
+    # Dense rows are summed in place, skipping the others (no copy of the block); the
+    # 1-d sums take the selected entries. Each cluster's rows add up in row order, as
+    # in _block_sums.
     w = block.weights
-    group_sums(
-        block.X, labels, n_rows, w, skip_negative=rows is not None, check_input=False, out=X_acc
-    )
-    if rows is not None:
-        labels, w = labels[rows], w[rows]
+    part = group_sums(block.X, position, n_changed, w, skip_negative=True, check_input=False)
+    labels, w = position[rows], w[rows]
+    y_part = None
     if targets:
         if block.y is None:
             raise ValueError("cluster_sums(targets=True) needs a source with targets y.")
-        y = block.y if rows is None else block.y[rows]
-        y_acc += np.bincount(labels, weights=w * y.astype(np.float64), minlength=n_rows)
-    w_acc += np.bincount(labels, weights=w, minlength=n_rows)
-    return acc
+        y_part = np.bincount(
+            labels, weights=w * block.y[rows].astype(np.float64), minlength=n_changed
+        )
+    return part, y_part, np.bincount(labels, weights=w, minlength=n_changed)
 
 
-def _add_changed_sums(
-    acc, block: Block, labels: np.ndarray, position: np.ndarray, n_changed: int, targets: bool
-):
-    """Add one block's rows of changed clusters into ``acc``, indexed by ``position[labels]``."""
-    position = position[labels]
-    rows = np.flatnonzero(position >= 0)
-    if not sp.issparse(block.X):
-        # Dense rows are added in place, skipping the others (no copy of the block).
-        return _add_dense(acc, block, position, n_changed, targets, rows)
-    if rows.size == 0:  # a block with no row of a changed cluster adds nothing
-        return _zero_sums(n_changed, block.X.shape[1], True, targets) if acc is None else acc
-    sub = Block(
-        block.start,
-        block.X[rows],
-        None if block.y is None else block.y[rows],
-        None if block.sample_weight is None else np.asarray(block.sample_weight)[rows],
-    )
-    return _add_sparse(acc, sub, position[rows], n_changed, targets)
-
-
-def _add_block_sums(acc, block: Block, labels: np.ndarray, n_clusters: int, targets: bool = True):
-    """Add one block's share of :func:`cluster_sums` into ``acc`` (None: a new total)."""
-    if sp.issparse(block.X):
-        return _add_sparse(acc, block, labels, n_clusters, targets)
-    # One pass of a Numba kernel, 3-5x faster than the sparse product.
-    return _add_dense(acc, block, labels, n_clusters, targets)
-
-
-def _add_sparse(acc, block, labels, n_clusters, targets):
-    """A CSR block's sums (a K x rows weighted indicator times the rows), added to ``acc``."""
+def _block_sums(block: Block, labels: np.ndarray, n_clusters: int, targets: bool = True):
+    """One block's share of :func:`cluster_sums` (``labels`` are the block's rows')."""
     rows = block.X.shape[0]
     w = block.weights
-    S = sp.csr_matrix((w, (labels, np.arange(rows))), shape=(n_clusters, rows))
+    if sp.issparse(block.X):
+        # A (K x rows) weighted indicator turns the group-by into one sparse product.
+        S = sp.csr_matrix((w, (labels, np.arange(rows))), shape=(n_clusters, rows))
+        part = S @ block.X
+    else:  # one pass of a Numba kernel, 3-5x faster than the sparse product
+        part = group_sums(block.X, labels, n_clusters, w, check_input=False)
     y_part = None
     if targets:
         if block.y is None:
             raise ValueError("cluster_sums(targets=True) needs a source with targets y.")
         y_part = np.bincount(labels, weights=w * block.y.astype(np.float64), minlength=n_clusters)
-    part = (S @ block.X, y_part, np.bincount(labels, weights=w, minlength=n_clusters))
-    return part if acc is None else add_parts(acc, part)
+    return part, y_part, np.bincount(labels, weights=w, minlength=n_clusters)

@@ -13,7 +13,7 @@ import functools
 
 import numpy as np
 
-from svmcore.chunked import add_parts, chunk_parts, fold_chunks, map_chunks
+from svmcore.chunked import add_parts, map_chunks, tree_sum
 from svmcore.clustering import ChunkedClusters, kmeans_centres, nearest_centre
 
 __all__ = ["chunked_duals", "chunked_initial_clusters", "hyperplane_scores"]
@@ -92,11 +92,14 @@ def chunked_duals(data, clusters, alpha_k):
     """
     rows = data.rows
     chunks = rows.row_chunks
-    # K-sized per chunk: folded in place rather than added as a tree.
-    parts = [chunk_parts(a, chunks) for a in (clusters.label_rows, rows.sample_weight)]
-    W = fold_chunks(
-        _add_cluster_weights, list(zip(*parts, strict=True)), shared=(clusters.n_clusters,)
+    tasks = map_chunks(
+        _cluster_weights,
+        clusters.label_rows,
+        rows.sample_weight,
+        row_chunks=chunks,
+        shared=(clusters.n_clusters,),
     )
+    W = tree_sum(tasks).compute()
     tasks = map_chunks(
         _chunk_duals,
         clusters.label_rows,
@@ -113,12 +116,8 @@ def chunked_duals(data, clusters, alpha_k):
     return support, dual, float(sum(p[2] for p in parts))
 
 
-def _add_cluster_weights(acc, labels, weights, n_clusters):
-    part = np.bincount(labels, weights=weights, minlength=n_clusters)
-    if acc is None:
-        return part
-    acc += part
-    return acc
+def _cluster_weights(labels, weights, n_clusters):
+    return np.bincount(labels, weights=weights, minlength=n_clusters)
 
 
 def _chunk_duals(labels, y, weights, alpha_k, W):

@@ -10,7 +10,6 @@ input without importing Dask.
 
 from ._blocks import RowBlocks, add_parts, distinct, gather_vector, select_rows, tree_sum
 from ._detect import is_dask_collection, require_dask
-from ._fold import fold_chunks, fold_slots
 from ._kept import chunk_parts, kept_rows, map_chunks, shared_values
 from ._validate import check_dask_data, map_predict
 
@@ -20,8 +19,6 @@ __all__ = [
     "check_dask_data",
     "chunk_parts",
     "distinct",
-    "fold_chunks",
-    "fold_slots",
     "gather_vector",
     "is_dask_collection",
     "kept_rows",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -9,8 +10,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..typing import ArrayLike, DaskArray
-from ._detect import current_client, is_dask_collection, require_dask, scheduler_overridden
-from ._fold import fold_chunks
+from ._detect import is_dask_collection, require_dask
 from ._kept import chunk_parts, kept_rows, shared_values
 
 __all__ = ["RowBlocks", "add_parts", "distinct", "gather_vector", "select_rows", "tree_sum"]
@@ -57,32 +57,26 @@ class RowBlocks:
         """Number of columns."""
         return int(self.X.shape[1])
 
-    def _chunk_args(self, per_row):
-        """Per chunk: ``(start, X_i, y_i, w_i, *per-row slices)`` for a task."""
+    def _tasks(self, fn, per_row, chunks=None, shared=()):
+        import dask
+
+        tasks = []
         # Per-row arrays kept on the workers (Dask arrays) pass chunk by chunk where they
         # live; the caller's own arrays are sliced into the tasks.
         kept = [chunk_parts(a, self.row_chunks) if is_dask_collection(a) else None for a in per_row]
         per_row = [a if k is not None else _compact(a) for a, k in zip(per_row, kept, strict=True)]
-        args = []
-        for i in range(len(self.row_chunks)):
+        extra = shared_values(shared)
+        for i in range(len(self.row_chunks)) if chunks is None else chunks:
             lo, hi = self.starts[i], self.starts[i + 1]
             slices = [
                 np.ascontiguousarray(a[lo:hi]) if k is None else k[i]
                 for a, k in zip(per_row, kept, strict=True)
             ]
             X_i, y_i, w_i = (parts[i] for parts in self._parts)
-            args.append((int(lo), X_i, y_i, w_i, *slices))
-        return args
-
-    def _tasks(self, fn, per_row, chunks=None, shared=()):
-        import dask
-
-        args = self._chunk_args(per_row)
-        extra = shared_values(shared)
-        # Not pure: a pure key would hash every per-row slice (hundreds of MB per
-        # pass at 1e8 rows) for a task that is computed once.
-        call = dask.delayed(fn, pure=False)
-        return [call(*args[i], *extra) for i in (range(len(args)) if chunks is None else chunks)]
+            # Not pure: a pure key would hash every per-row slice (hundreds of MB per
+            # pass at 1e8 rows) for a task that is computed once.
+            tasks.append(dask.delayed(fn, pure=False)(int(lo), X_i, y_i, w_i, *slices, *extra))
+        return tasks
 
     def map(self, fn: Callable, *per_row: np.ndarray, shared: Sequence = ()) -> list:
         """``[fn(start, X_i, y_i, w_i, *(a[rows of i] for a in per_row)) for each chunk i]``.
@@ -118,28 +112,6 @@ class RowBlocks:
         entries stay ``None``); only the total comes back.
         """
         return tree_sum(self._tasks(fn, per_row, shared=shared)).compute()
-
-    def fold(self, step: Callable, *per_row: np.ndarray, shared: Sequence = ()) -> Any:
-        """A running total over the chunks, added in place (:func:`fold_chunks`).
-
-        For results as large as a chunk (K-sized sums with many clusters), where the
-        tree of :meth:`reduce` would cost more than the pass.
-
-        Parameters
-        ----------
-        step : callable
-            ``step(acc, start, X_i, y_i, w_i, *slices, *shared) -> acc``; ``acc`` is
-            None at the first chunk of a chain, then the total it returned, which it
-            may update in place.
-        *per_row, shared
-            As for :meth:`map`.
-
-        Returns
-        -------
-        object
-            The total over all chunks.
-        """
-        return fold_chunks(step, self._chunk_args(per_row), shared=shared)
 
     def map_kept(
         self, fn: Callable, *per_row: np.ndarray, dtype: Any, shared: Sequence = ()
@@ -269,10 +241,22 @@ def _compact(a):
     return a
 
 
+def _current_client():
+    """The ``distributed.Client`` dask.compute would use, or None (never imports it)."""
+    if "distributed" not in sys.modules:
+        return None
+    from distributed import default_client
+
+    try:
+        return default_client()
+    except ValueError:
+        return None
+
+
 def _compute_streaming(tasks) -> list:
     """``dask.compute(*tasks)``, gathering each result when it is ready on a cluster."""
-    client = current_client()
-    if client is None or scheduler_overridden():
+    client = _current_client()
+    if client is None or _scheduler_overridden():
         import dask
 
         return list(dask.compute(*tasks))
@@ -285,6 +269,13 @@ def _compute_streaming(tasks) -> list:
         results[where[future.key]] = result
         future.release()
     return results
+
+
+def _scheduler_overridden() -> bool:
+    """Whether ``dask.config`` names a scheduler other than the distributed client."""
+    import dask
+
+    return dask.config.get("scheduler", None) not in (None, "dask.distributed", "distributed")
 
 
 def _identity(start, X, y, w):

@@ -7,7 +7,7 @@ import sys
 from types import ModuleType
 from typing import Any
 
-__all__ = ["current_client", "is_dask_collection", "require_dask", "scheduler_overridden"]
+__all__ = ["is_dask_collection", "require_dask"]
 
 
 def is_dask_collection(obj: Any) -> bool:
@@ -57,22 +57,3 @@ def require_dask(feature: str) -> ModuleType:
         raise ImportError(
             f"{feature} needs Dask: pip install 'svmcore[dask]' (dask[array] and distributed)."
         ) from exc
-
-
-def current_client() -> Any:
-    """The ``distributed.Client`` dask.compute would use, or None (never imports it)."""
-    if "distributed" not in sys.modules:
-        return None
-    from distributed import default_client
-
-    try:
-        return default_client()
-    except ValueError:
-        return None
-
-
-def scheduler_overridden() -> bool:
-    """Whether ``dask.config`` names a scheduler other than the distributed client."""
-    import dask
-
-    return dask.config.get("scheduler", None) not in (None, "dask.distributed", "distributed")

@@ -149,15 +149,19 @@ class ChunkedClusters(Clusters):
     # -- passes over the label chunks ---------------------------------------------------
     def _tally(self, key, free):
         """(cluster, key) counts of all rows and ``seen`` of the non-free ones, one map."""
-        from ..chunked import chunk_parts, fold_chunks
+        from ..chunked import map_chunks, tree_sum
 
         if key.shape != (self.n_samples,) or np.dtype(key.dtype).kind not in "iub":
             raise ValueError(f"key must be {self.n_samples} integers, got {key.dtype} {key.shape}.")
-        # K-sized counts per chunk: folded in place (a tree of them cost more than the
-        # pass at 10^5-10^6 clusters).
-        parts = [chunk_parts(a, self.row_chunks) for a in (self._rows, key, free)]
-        args = list(zip(*parts, strict=True))
-        tally = fold_chunks(_add_chunk_tally, args, shared=(self.n_clusters,))
+        tasks = map_chunks(
+            _chunk_tally,
+            self._rows,
+            key,
+            free,
+            row_chunks=self.row_chunks,
+            shared=(self.n_clusters,),
+        )
+        tally = tree_sum(tasks).compute()
         return tally.counts.ravel(), tally.seen.ravel(), tally.low, tally.counts.shape[1]
 
     def _split_counted(self, key, counts, allowed_ids, low, n_keys):
@@ -189,40 +193,21 @@ class ChunkedClusters(Clusters):
 class _Tally:
     """Per-(cluster, key) counts and ``seen`` over keys ``low .. low + n_keys - 1``.
 
-    A running tally widens its key range when a chunk brings keys outside it (the key
-    range of all rows, as :meth:`Clusters.split` shifts it); ``+`` adds two tallies of
-    separate rows over the union of their ranges.
+    Chunks tally over their own key range; ``+`` widens both to the union (the key
+    range of all rows, as :meth:`Clusters.split` shifts it) and adds them up.
     """
 
     def __init__(self, counts, seen, low):
         self.counts, self.seen, self.low = counts, seen, low
 
-    @classmethod
-    def empty(cls, n_clusters):
-        return cls(np.zeros((n_clusters, 0), np.int64), np.zeros((n_clusters, 0), bool), 0)
-
-    def widened(self, low, n_keys):
-        """This tally over keys ``low .. low + n_keys - 1`` (a superset of its own)."""
-        if n_keys > _MAX_KEYS:
-            # AID's keys (signs, sides, 4-way codes) span a few values; a wide range
-            # would need a dense (cluster, key) table far larger than the data.
-            raise ValueError(f"key spans {n_keys} values; at most {_MAX_KEYS} are supported.")
+    def _widened(self, low, n_keys):
         K, k = self.counts.shape
         counts = np.zeros((K, n_keys), dtype=np.int64)
         seen = np.zeros((K, n_keys), dtype=bool)
         at = self.low - low
         counts[:, at : at + k] = self.counts
         seen[:, at : at + k] = self.seen
-        return _Tally(counts, seen, low)
-
-    def covering(self, low, high):
-        """A tally (this one when it already covers them) over keys ``low .. high - 1``."""
-        k = self.counts.shape[1]
-        if k and self.low <= low and high <= self.low + k:
-            return self
-        if k:
-            low, high = min(low, self.low), max(high, self.low + k)
-        return self.widened(low, high - low)
+        return counts, seen
 
     def __add__(self, other):
         if self.counts.shape[1] == 0:
@@ -231,26 +216,22 @@ class _Tally:
             return self
         low = min(self.low, other.low)
         high = max(self.low + self.counts.shape[1], other.low + other.counts.shape[1])
-        a, b = self.widened(low, high - low), other.widened(low, high - low)
-        return _Tally(a.counts + b.counts, a.seen | b.seen, low)
+        (c1, s1), (c2, s2) = self._widened(low, high - low), other._widened(low, high - low)
+        return _Tally(c1 + c2, s1 | s2, low)
 
 
-def _add_chunk_tally(acc, labels, key, free, n_clusters):
-    """Add one chunk's (cluster, key) counts into the running tally ``acc``, in place."""
-    acc = _Tally.empty(n_clusters) if acc is None else acc
+def _chunk_tally(labels, key, free, n_clusters):
     key = np.asarray(key).astype(np.int64)
     if key.size == 0:
-        return acc
-    acc = acc.covering(int(key.min()), int(key.max()) + 1)
-    key_tally(
-        np.asarray(labels),
-        key - acc.low,
-        n_clusters,
-        acc.counts.shape[1],
-        free,
-        out=(acc.counts.reshape(-1), acc.seen.reshape(-1)),
-    )
-    return acc
+        return _Tally(np.zeros((n_clusters, 0), np.int64), np.zeros((n_clusters, 0), bool), 0)
+    low = int(key.min())
+    n_keys = int(key.max()) - low + 1
+    # AID's keys (signs, sides, 4-way codes) span a few values; a wide range would need
+    # a dense (cluster, key) table far larger than the data.
+    if n_keys > _MAX_KEYS:
+        raise ValueError(f"key spans {n_keys} values; at most {_MAX_KEYS} are supported.")
+    counts, seen = key_tally(np.asarray(labels), key - low, n_clusters, n_keys, free)
+    return _Tally(counts.reshape(n_clusters, n_keys), seen.reshape(n_clusters, n_keys), low)
 
 
 def _chunk_relabel(labels, key, allowed, lookup, sizes):

@@ -169,7 +169,6 @@ def key_tally(
     n_groups: int,
     n_keys: int,
     free: np.ndarray | None = None,
-    out: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Count the members of every (group, key) pair in one pass over the rows.
 
@@ -186,9 +185,6 @@ def key_tally(
         Sizes.
     free : ndarray of shape (n_rows,) of bool or None, default=None
         Rows left out of ``seen`` (they count in ``counts``).
-    out : tuple of (counts, seen) or None
-        A running tally (int64 and bool, ``n_groups * n_keys`` entries) to add this
-        pass to, in place; zeros when None.
 
     Returns
     -------
@@ -205,13 +201,8 @@ def key_tally(
     >>> counts.tolist(), seen.tolist()
     ([1, 1, 0, 1], [False, True, False, True])
     """
-    size = int(n_groups) * int(n_keys)
-    if out is None:
-        counts, seen = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.bool_)
-    else:
-        counts, seen = out
-        if counts.shape != (size,) or seen.shape != (size,):
-            raise ValueError(f"out must hold two arrays of {size} entries.")
+    counts = np.zeros(int(n_groups) * int(n_keys), dtype=np.int64)
+    seen = np.zeros(counts.size, dtype=np.bool_)
     use_free = free is not None
     free = np.zeros(1, dtype=np.bool_) if free is None else np.asarray(free, dtype=np.bool_)
     _tally(np.asarray(labels), np.asarray(key), free, int(n_keys), use_free, counts, seen)

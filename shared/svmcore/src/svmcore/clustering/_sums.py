@@ -32,7 +32,6 @@ def group_sums(
     *,
     skip_negative: bool = False,
     check_input: bool = True,
-    out: np.ndarray | None = None,
 ) -> np.ndarray:
     """Per-group weighted sums ``out[k] = sum_{i: labels_i = k} w_i x_i`` (float64).
 
@@ -56,15 +55,11 @@ def group_sums(
     check_input : bool, default=True
         Whether to check ``X`` for NaN/infinity and the labels' range (callers that
         validated their data once skip a pass over it per call).
-    out : ndarray of shape (n_groups, n_features), float64, or None
-        Sums to add to, in place (a running total over row chunks, so that no
-        ``K x m`` temporary is made per chunk); zeros when None.
 
     Returns
     -------
     sums : ndarray of shape (n_groups, n_features), float64
-        Row ``k`` is the weighted sum of the rows labelled ``k`` (plus ``out[k]``);
-        ``out`` itself when given.
+        Row ``k`` is the weighted sum of the rows labelled ``k``.
 
     Examples
     --------
@@ -85,12 +80,6 @@ def group_sums(
     w = np.ones(X.shape[0]) if weights is None else np.asarray(weights, dtype=np.float64)
     if w.shape != (X.shape[0],):
         raise ValueError(f"weights must have shape ({X.shape[0]},), got {w.shape}.")
-    if out is None:
-        out = np.zeros((int(n_groups), X.shape[1]))
-    elif out.shape != (int(n_groups), X.shape[1]) or out.dtype != np.float64:
-        raise ValueError(
-            f"out must be float64 of shape ({int(n_groups)}, {X.shape[1]}), "
-            f"got {out.dtype} of shape {out.shape}."
-        )
+    out = np.zeros((int(n_groups), X.shape[1]))
     _add_rows(X, labels.astype(np.int64, copy=False), w, out)
     return out
