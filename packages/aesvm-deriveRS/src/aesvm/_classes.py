@@ -393,8 +393,7 @@ class AESVC(ClassifierMixin, BaseEstimator):
         )
         check_classification_targets(y)
         self.classes_, y_enc = np.unique(y, return_inverse=True)
-        # Unit weights stay None (DeriveRS takes each group's ones: no N-sized array).
-        sw = None
+        sw = None  # unit weights stay None: DeriveRS takes each group's ones, no N-sized array
         if sample_weight is not None:
             sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         self._check_classes(self.classes_ if sw is None else np.unique(y_enc[sw > 0]))
