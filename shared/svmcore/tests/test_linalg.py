@@ -589,6 +589,18 @@ def test_power_of_two_scaling_leaves_ordinary_data_alone():
     assert k == 0 and Xs is X
 
 
+def test_power_of_two_scaling_low_scales_tiny_data_up_exactly():
+    from svmcore.linalg import power_of_two_scaling
+
+    X = np.random.default_rng(2).normal(size=(10, 3)) * 1e-5
+    Xs, k = power_of_two_scaling(X, low=2.0**-8, high=2.0**8)
+    assert k < 0 and 1.0 <= np.abs(Xs).max() < 2.0
+    np.testing.assert_array_equal(np.ldexp(Xs, k), X)
+    assert power_of_two_scaling(X)[1] == 0  # the default low=0 keeps small data as they are
+    zeros = np.zeros((3, 2))
+    assert power_of_two_scaling(zeros, low=1.0)[0] is zeros
+
+
 @pytest.mark.parametrize("sparse", [False, True])
 def test_column_power_of_two_scaling_is_exact_per_column(sparse):
     from svmcore.linalg import column_power_of_two_scaling

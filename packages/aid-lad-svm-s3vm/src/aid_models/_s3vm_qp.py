@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from svmcore.docstrings import fill_doc
+from svmcore.linalg import power_of_two_scaling
 from svmcore.solvers import SolverError, dcd_weighted_svm, newton_weighted_svm
 from svmcore.typing import ArrayLike, MatrixLike
 
@@ -115,8 +116,8 @@ def solve_weighted_svm(
     # Entries far from 1 make the smoothed Hessian's scale extreme: solve the same problem
     # on X 2^-k with costs c 2^(2k) (objective and dual bound times 2^(2k), w = w' 2^-k;
     # exact in binary) whenever the entries leave [2^-8, 2^8].
-    k = _unit_exponent(X)
-    Xs, cs = np.ldexp(X, -k), np.ldexp(cost, 2 * k)
+    Xs, k = power_of_two_scaling(X, low=2.0**-8, high=2.0**8)
+    cs = np.ldexp(cost, 2 * k)
     if balance is None:
         res = newton_weighted_svm(Xs, y, cs, C=1.0, gap_tol=GAP_TARGET)
         steps = f"{res.n_epochs} Newton steps"
@@ -198,14 +199,6 @@ def weighted_svm_qp(
     """
     sol = solve_weighted_svm(X, y, cost, balance=balance)
     return sol.w, sol.b, sol.objective
-
-
-def _unit_exponent(X):
-    """The binary exponent of ``max |X|`` when it lies outside [2^-8, 2^8], else 0."""
-    top = float(np.max(np.abs(X), initial=0.0)) if np.size(X) else 0.0
-    if top == 0.0 or 2.0**-8 <= top <= 2.0**8:
-        return 0
-    return math.frexp(top)[1] - 1
 
 
 def aggregated_objective(w, b, X, y, cost):

@@ -13,7 +13,9 @@ from ..typing import MatrixLike
 __all__ = ["column_power_of_two_scaling", "power_of_two_scaling"]
 
 
-def power_of_two_scaling(X: MatrixLike, *, high: float = 2.0**32) -> tuple[Any, int]:
+def power_of_two_scaling(
+    X: MatrixLike, *, high: float = 2.0**32, low: float = 0.0
+) -> tuple[Any, int]:
     """``(X_scaled, k)`` with ``X = X_scaled * 2**k`` and ``max |X_scaled|`` in ``[1, 2)``.
 
     A squared-hinge or least-squares solver forms ``||X p||^2``, which overflows once
@@ -21,7 +23,7 @@ def power_of_two_scaling(X: MatrixLike, *, high: float = 2.0**32) -> tuple[Any, 
     of size ``s`` makes ``X^T X`` as ill-conditioned as ``s^2``. Dividing ``X`` by a power
     of two is exact in floating point: a linear model fitted on ``X_scaled`` gives
     ``w = w_scaled * 2**-k`` and ``lambda_scaled = lambda * 2**(-2k)`` (the bias column
-    is not scaled). Data whose entries are at most ``high`` in absolute value are
+    is not scaled). Data whose largest entry magnitude lies in ``[low, high]`` are
     returned as they are (the same object, ``k = 0``), so ordinary data see no change.
 
     Parameters
@@ -30,6 +32,9 @@ def power_of_two_scaling(X: MatrixLike, *, high: float = 2.0**32) -> tuple[Any, 
         Data (float); CSR is scaled on a copy of its values.
     high : float, default=2.0**32
         Largest entry magnitude left unscaled.
+    low : float, default=0.0
+        Smallest largest-entry magnitude left unscaled (tiny data are scaled up when
+        positive); all-zero data are never scaled.
 
     Returns
     -------
@@ -41,7 +46,7 @@ def power_of_two_scaling(X: MatrixLike, *, high: float = 2.0**32) -> tuple[Any, 
     values = X.data if sp.issparse(X) else X
     # max |x| from the extremes: no |X| temporary (exact)
     top = max(abs(float(values.max())), abs(float(values.min()))) if values.size else 0.0
-    if not math.isfinite(top) or top <= high:
+    if not math.isfinite(top) or top == 0.0 or low <= top <= high:
         return X, 0
     k = math.frexp(top)[1] - 1  # top = m 2^e with m in [0.5, 1): 2^(e-1) <= top < 2^e
     factor = np.ldexp(1.0, -k)
