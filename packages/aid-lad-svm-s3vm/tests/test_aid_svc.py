@@ -324,6 +324,27 @@ def test_highs_qp_failure_falls_back_to_libsvm(kernel, monkeypatch):
     assert objective == pytest.approx(ref, rel=1e-4)
 
 
+def test_dcd_full_on_csr_starts_at_the_sparse_tolerance(monkeypatch):
+    # issue 16: "dcd-full" on CSR input starts its first proximal round at
+    # SPARSE_FIRST_EPS (fewer rounds on text), dense input at dcd_weighted_svm's 0.1;
+    # both certified (the optimum itself is checked in test_dcd_full_is_certified...).
+    import aid_models._svc_full_dcd as full
+    from svmcore.solvers import dcd_weighted_svm
+
+    seen = []
+
+    def recording(*args, **kwargs):
+        seen.append(kwargs["eps"])
+        return dcd_weighted_svm(*args, **kwargs)
+
+    monkeypatch.setattr(full, "dcd_weighted_svm", recording)
+    X, y = make_blob_mixture(500, 3, random_state=2)
+    for Xin in (sp.csr_matrix(X), X):
+        est = AIDSVC(solver="dcd-full", random_state=0).fit(Xin, y)
+        assert est.converged_ and est.optimality_gap_ <= 1e-4
+    assert seen == [full.SPARSE_FIRST_EPS, 0.1] and full.SPARSE_FIRST_EPS < 0.1
+
+
 def test_auto_direct_solve_is_newton_on_every_row_and_certified():
     # issue 16: on small dense problems "auto" solves (7) directly by the Newton solver,
     # one certified solve, checked against an independent reference (libsvm, tol 1e-6).
