@@ -13,7 +13,11 @@ import pytest
 from aid_models import AIDS3VMClassifier
 from aid_models._s3vm_qp import solve_weighted_svm, weighted_svm_qp
 from svmcore.testing.hostile import _hide_labels
-from svmcore.testing.reference import fixed_bias_svm_objective
+from svmcore.testing.reference import (
+    fixed_bias_svm_objective,
+    free_bias_svm_objective,
+    weighted_two_blobs,
+)
 
 
 def _near_singular(seed, n):
@@ -47,21 +51,50 @@ def test_near_singular_labeled_svm_equals_an_independent_solve(seed, n):
     assert value == sol.objective and b == sol.b and np.array_equal(w, sol.w)
 
 
-def test_free_bias_falls_back_to_dual_cd_where_newton_stalls():
-    # Newton's free-bias stages stall on this 6-point instance (certified gap 5.2e-2);
-    # dual coordinate descent certifies it. Reference: brute force over the bias (the
-    # fixed-bias problem at the optimal b is the free-bias problem).
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(6, 2))
-    y = np.tile([1.0, -1.0], 3)
-    X[y > 0] += 1.5
-    cost = 5.0 * rng.integers(1, 5, 6)
+def _dual_cd_calls(monkeypatch):
+    import aid_models._s3vm_qp as qp
+
+    calls = []
+    original = qp.dcd_weighted_svm
+
+    def spy(*args, **kwargs):
+        calls.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(qp, "dcd_weighted_svm", spy)
+    return calls
+
+
+def test_free_bias_instance_where_newton_stalled_is_certified_by_newton(monkeypatch):
+    # Newton's free-bias stages stalled at a certified gap of 6.1e-2 on this 6-point
+    # instance until issue 19's fix of its smoothing schedule; it now certifies 1e-9
+    # itself (no dual coordinate descent). Reference: SLSQP with the bias free.
+    calls = _dual_cd_calls(monkeypatch)
+    X, y, cost = weighted_two_blobs(91, 6, 2, 5.0)
     sol = solve_weighted_svm(X, y, cost)
+    assert not calls
     assert sol.gap <= 1e-9
-    ref = fixed_bias_svm_objective(X, y, cost, sol.b)
+    assert sol.objective == pytest.approx(free_bias_svm_objective(X, y, cost), rel=1e-9)
+
+
+def test_free_bias_falls_back_to_dual_cd_where_newton_fails(monkeypatch):
+    # Separable rows with costs 5e7..2e8 (a hard-margin problem): Newton stops at a
+    # certified gap of 1.0 after 256 steps; dual coordinate descent certifies it.
+    # Reference: HiGHS's QP on the dual (SLSQP does not move at these costs).
+    from svmcore.solvers import newton_weighted_svm, solve_qp
+
+    calls = _dual_cd_calls(monkeypatch)
+    X, y, cost = weighted_two_blobs(89, 12, 3, 5e7)
+    assert newton_weighted_svm(X, y, cost, gap_tol=1e-9).gap > 1e-6
+    sol = solve_weighted_svm(X, y, cost)
+    assert len(calls) == 1
+    assert sol.gap <= 1e-9
+    Q = (X @ X.T) * np.outer(y, y)
+    ref = -solve_qp(
+        Q, -np.ones(y.size), A_eq=y[None, :], b_eq=[0.0], bounds=np.c_[np.zeros(y.size), cost]
+    ).fun
     assert sol.objective == pytest.approx(ref, rel=1e-9)
-    for b in (sol.b - 1e-3, sol.b + 1e-3):  # no better bias nearby (convex in b)
-        assert fixed_bias_svm_objective(X, y, cost, b) >= sol.objective * (1 - 1e-12)
+    assert sol.dual_bound <= ref * (1 + 1e-12)
 
 
 def test_s3vm_fit_on_a_near_singular_draw_is_certified():

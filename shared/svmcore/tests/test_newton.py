@@ -7,7 +7,11 @@ from _svm_problems import dual_qp_optimum, weighted_svm_data
 from svmcore.solvers import fit_weighted_svm, hinge_objective
 from svmcore.solvers._dcd import dcd_weighted_svm
 from svmcore.solvers._newton import newton_weighted_svm
-from svmcore.testing.reference import fixed_bias_svm_objective
+from svmcore.testing.reference import (
+    fixed_bias_svm_objective,
+    free_bias_svm_objective,
+    weighted_two_blobs,
+)
 
 _data = weighted_svm_data
 _qp_optimum = dual_qp_optimum
@@ -111,6 +115,38 @@ def test_fixed_intercept_equals_an_independent_primal_solve(seed, b, near_singul
     u = X.T @ (a * y)
     assert res.dual_objective == pytest.approx(a @ (1.0 - y * b) - 0.5 * u @ u, rel=1e-12)
     assert res.dual_objective <= ref * (1 + 1e-12)
+
+
+@pytest.mark.parametrize(("seed", "n", "m"), [(91, 6, 2), (14, 8, 2), (20, 8, 3), (55, 10, 3)])
+def test_free_bias_instances_that_stalled_are_certified(seed, n, m):
+    # issue 19: mu went from 2 to ~1e-9 in one stage and Newton's steps zigzagged across
+    # the kinks of that width: 204-253 steps, certified gaps 6.1e-2, 4.1e-1, 3.9e-1, 3.0e-4.
+    X, y, cost = weighted_two_blobs(seed, n, m, 5.0)
+    res = newton_weighted_svm(X, y, cost, gap_tol=1e-9)
+    assert res.converged and res.gap <= 1e-9
+    assert res.n_epochs <= 40  # 8-15 measured
+    ref = free_bias_svm_objective(X, y, cost)  # SLSQP on the primal, bias free
+    assert res.objective == pytest.approx(ref, rel=1e-9)
+    assert res.dual_objective <= ref * (1 + 1e-12)
+    assert res.objective == pytest.approx(
+        hinge_objective(res.coef, res.intercept, X, y, cost), rel=1e-14
+    )
+
+
+@pytest.mark.parametrize("seed", [1, 9, 12])
+def test_huge_weights_certify_through_the_round_off_of_the_margin(seed):
+    # Costs 5e7..2e8: an exact solution whose margin rows sit 1e-16 inside the margin
+    # paid C s * 1e-16 of hinge, gaps 3e-9..1.1e-7 (issue 19); scaled just outside, the
+    # gap closes. SLSQP does not move at these costs: the reference is HiGHS's dual QP.
+    X, y, cost = weighted_two_blobs(seed, 10, 2, 5e7)
+    res = newton_weighted_svm(X, y, cost, gap_tol=1e-9)
+    assert res.converged and res.gap <= 1e-9
+    ref = dual_qp_optimum(X, y, cost)
+    assert res.objective == pytest.approx(ref, rel=1e-9)
+    # The objective is the one the caller computes at the returned point.
+    assert res.objective == pytest.approx(
+        hinge_objective(res.coef, res.intercept, X, y, cost), rel=1e-14
+    )
 
 
 def test_fixed_intercept_is_checked():

@@ -12,7 +12,8 @@ smoothing of width ``mu``
 
 a C^1 piecewise quadratic, minimized by Newton steps with an exact line search
 (an ``(m + 1) x (m + 1)`` system per step, ``O(n m^2)``), and ``mu`` is shrunk until the
-certificate holds. The smoothed minimizer's duals ``alpha_i = C s_i h_mu'(z_i)`` lie in
+certificate holds, by at most a factor 1e-3 per stage (each stage starts from the last
+one's minimizer). The smoothed minimizer's duals ``alpha_i = C s_i h_mu'(z_i)`` lie in
 the box ``[0, C s_i]`` and satisfy ``sum alpha_i y_i = 0`` at the exact minimizer, so
 (made exactly feasible) they give a dual objective that is a certified lower bound, and
 the smoothing costs at most ``mu / 2 C sum_{z_i > 0} s_i`` of gap. The stopping rule
@@ -31,8 +32,8 @@ import numpy as np
 from ..numba_config import jit
 from ..typing import ArrayLike, MatrixLike
 from ..validation import check_float_array, check_real
-from ._dcd import DCDResult, _certify, _check_weights, _result
-from ._hinge import _check_labels
+from ._dcd import DCDResult, _check_weights, _feasible_dual, _result
+from ._hinge import _check_labels, optimal_intercept
 
 __all__ = ["newton_weighted_svm"]
 
@@ -40,9 +41,19 @@ __all__ = ["newton_weighted_svm"]
 # of the gap target (times the objective), or after _MAX_STEPS steps.
 _DECREMENT_FRACTION = 1e-2
 _MAX_STEPS = 50
-# mu shrinks by at least this factor per stage, and to what the smoothing bound needs.
+# mu shrinks by at least _MU_DECAY per stage, and to what the smoothing bound needs, but
+# by at most _MU_MAX_CUT: the next stage starts from this stage's minimizer, within
+# about mu of the next one, and a band far narrower than that distance turns the
+# smoothed problem into the hinge's kinks, across which Newton's steps zigzag (issue 19:
+# from mu = 2 straight to the ~1e-9 a gap target of 1e-9 asks for, 10 of 243 S3VM
+# problems stalled at certified gaps of 2e-4..0.4 after 157-254 steps).
 _MU_DECAY = 0.1
+_MU_MAX_CUT = 1e-3
 _MIN_MU = 1e-12
+# A candidate's rows within this many units of round-off of the margin are moved just
+# outside it (see _widen_margin).
+_ROUNDOFF_ROWS = 2.0**10
+_ROUNDOFF_PUSH = 2.0**6
 # Exact line search: at most this many safeguarded Newton steps on phi'(t), stopping at
 # |phi'(t)| <= this fraction of |phi'(0)|.
 _LINE_STEPS = 60
@@ -245,12 +256,66 @@ def _polish(Xc, y, cs, z, mu, intercept=None):
     return a
 
 
-def _certify_fixed(scores, w, y, sw, C, a, b, Xc):
-    """:func:`svmcore.solvers._dcd._certify` for a fixed bias ``b``: the primal at
-    ``(w, b)`` and the dual objective of ``a`` (feasible as it is: no equality)."""
-    primal = 0.5 * float(w @ w) + C * float(sw @ np.maximum(0.0, 1.0 - y * (scores + b)))
+def _primal_at(X, y, cs, w, b, f=None):
+    """``(primal, w, b)``: the exact primal objective at ``(w, b)`` on ``X`` (``f = X w``
+    if known)."""
+    z = 1.0 - y * ((X @ w if f is None else f) + b)
+    return 0.5 * float(w @ w) + float(cs @ np.maximum(0.0, z)), w, b
+
+
+def _widen_margin(X, y, cs, w, b, free, x_max, cs_sum, excess):
+    """The point ``(w, b)`` scaled so that its rows within round-off of the margin leave it.
+
+    With huge weights ``C s`` (5e6..1e9 on AID's S3VM problems) an exact solution whose
+    margin rows sit a rounding error ``z ~ 1e-16`` inside the margin pays ``C s z`` of
+    hinge, a gap of 1e-9..1e-7 however exact the point. Scaling ``(w, b)`` by ``t`` (only
+    ``w`` with a fixed bias) multiplies every margin ``y f`` by ``t`` where the bias is
+    free: the smallest ``t > 1`` that puts those rows ``_ROUNDOFF_PUSH`` units of
+    round-off outside costs ``(t^2 - 1) ||w||^2 / 2``, about 1e-13 relative. ``x_max``
+    bounds ``|X|``, ``cs_sum`` is ``sum C s``; ``excess`` is the point's primal minus what
+    the gap target allows. Returns :func:`_primal_at`'s triple, or ``None`` when the rows
+    within round-off cannot remove that excess; the caller keeps it only if its primal is
+    lower.
+    """
+    eps = np.finfo(np.float64).eps
+    # The round-off scale of row i's score is 1 + |x_i| . |w| + |b|: bounded by x_max for
+    # an O(1) test (the hinge of all rows within round-off cannot remove the excess: the
+    # usual case before the last stage) and an O(n) sift, then computed on the rows left.
+    loose = _ROUNDOFF_ROWS * eps * (1.0 + x_max * float(np.abs(w).sum()) + abs(b))
+    if loose * cs_sum < excess:
+        return None
+    f = X @ w
+    if free:
+        q, r = y * (f + b), 1.0
+    else:
+        q, r = y * f, 1.0 - y * b
+    z = r - q
+    rows = np.flatnonzero((np.abs(z) <= loose) & (cs > 0.0) & (q > 0.0))
+    # Nothing to gain unless these rows' hinge could close the gap (the exact bias puts
+    # one row on the margin at every certificate: no widening for that alone).
+    if rows.size == 0 or float(cs[rows] @ np.maximum(z[rows], 0.0)) < excess:
+        return None
+    size = 1.0 + np.abs(X[rows]) @ np.abs(w) + abs(b)
+    near = np.abs(z[rows]) <= _ROUNDOFF_ROWS * eps * size
+    if not near.any():
+        return None
+    r_rows = r if free else r[rows]
+    t = float(np.max(((r_rows + _ROUNDOFF_PUSH * eps * size) / q[rows])[near]))
+    if not t > 1.0:
+        return None
+    return _primal_at(X, y, cs, t * w, t * b if free else b)
+
+
+def _bound(scores, y, sw, a, b, Xc, free):
+    """The certificate's bias and bound: with a free bias the exact ``b*(w)`` for the
+    centred ``scores`` and the duals ``a`` made feasible (as
+    :func:`svmcore.solvers._dcd._certify`); with a fixed ``b`` the duals as they are (no
+    equality). Returns ``(b, feasible duals, dual objective)``."""
+    if free:
+        b = optimal_intercept(scores, y, sw, b0=b, check_input=False)
+        return (b, *_feasible_dual(a, y, Xc))
     u = Xc.T @ (a * y)
-    return primal, b, a, float(a @ (1.0 - y * b) - 0.5 * (u @ u))
+    return b, a, float(a @ (1.0 - y * b) - 0.5 * (u @ u))
 
 
 def newton_weighted_svm(
@@ -335,7 +400,6 @@ def newton_weighted_svm(
         b = check_real(b0, "b0") + float(w @ shift)  # bias in centred coordinates
     else:
         b = check_real(intercept, "intercept")
-    certify = _certify if free else _certify_fixed
     Z = np.empty((n, m + 1))
     Z[:, :m] = Xc
     Z[:, m] = 1.0
@@ -345,6 +409,9 @@ def newton_weighted_svm(
     dual, feasible = -np.inf, np.zeros(n)
     cs = C * sw
     theta = np.append(w, b)
+    zero_shift = np.zeros(m)  # the points kept are in X's own coordinates
+    x_max = max(float(X.max()), -float(X.min())) if X.size else 0.0
+    cs_sum = float(cs.sum())
     while True:
         stages += 1
         P = _smoothed_objective(theta[:m], Z @ theta, y, cs, mu)
@@ -358,14 +425,28 @@ def newton_weighted_svm(
         polished = _polish(Xc, y, cs, z, mu, None if free else b)
         if polished is not None:
             candidates.append((Xc.T @ (polished * y), polished))
+        points = []
         for w_c, a_c in candidates:
-            primal, b_exact, a, d_obj = certify(Xc @ w_c, w_c, y, sw, C, a_c, b, Xc)
+            f_c = X @ w_c
+            w_shift = float(w_c @ shift)
+            b_exact, a, d_obj = _bound(f_c - w_shift, y, sw, a_c, b, Xc, free)
             if d_obj > dual:
                 dual, feasible = d_obj, a
-            if best is None or primal < best[0]:
-                best = (primal, w_c.copy(), b_exact)
+            # The primal where the caller evaluates it: the returned (coef, intercept) on
+            # the uncentred X (centring moves the round-off of each score, which at huge
+            # weights C s is the whole gap).
+            points.append(_primal_at(X, y, cs, w_c, b_exact - w_shift, f_c))
+        for point in points:
+            if best is None or point[0] < best[0]:
+                best = point
         assert best is not None  # every round has a candidate
-        res = _result(best, shift, cs * slope, dual, feasible, steps, stages)
+        if best[0] - dual > gap_tol * abs(best[0]):
+            for primal, w_c, b_c in points:
+                excess = primal - dual - gap_tol * abs(primal)
+                wide = _widen_margin(X, y, cs, w_c, b_c, free, x_max, cs_sum, excess)
+                if wide is not None and wide[0] < best[0]:
+                    best = wide
+        res = _result(best, zero_shift, cs * slope, dual, feasible, steps, stages)
         res.mu = mu
         if res.gap <= gap_tol:
             res.converged = True
@@ -376,4 +457,4 @@ def newton_weighted_svm(
         # sum_band s: shrink mu by _MU_DECAY, or further if that bound asks for it.
         band_w = C * float(sw @ ((z > 0.0) & (z < mu)))
         need = 4.0 * gap_tol * max(abs(best[0]), 1e-300) / max(band_w, 1e-300)
-        mu = max(min(_MU_DECAY * mu, need), _MIN_MU)
+        mu = max(min(_MU_DECAY * mu, need), _MU_MAX_CUT * mu, _MIN_MU)

@@ -10,7 +10,7 @@
   indices. It needs ``hypothesis`` (every package's ``test`` extra); importing
   :mod:`svmcore.testing` itself does not.
 - :mod:`svmcore.testing.reference`: independent reference optima (scipy's SLSQP) for the
-  certified SVM solvers' tests.
+  certified SVM solvers' tests, and tiny weighted SVM problems (``weighted_two_blobs``).
 """
 
 from __future__ import annotations
