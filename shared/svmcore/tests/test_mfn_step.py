@@ -135,3 +135,35 @@ def test_mfn_step_is_serial_follows_the_products_threshold():
         with numba_threads(2):
             assert not mfn_step_is_serial(large)
     assert mfn_step_is_serial(sp.csr_matrix(large))  # no stored entries
+
+
+# What a dense step compiles, in a fresh process with an empty Numba cache (the tests above
+# compile the CSR variant too, and kernels loaded from the cache bring no callee): no CSR
+# kernel, and one specialization of the kernels called with a constant or a counter (a
+# Literal[int] variant was a second full compilation; see numba_config).
+COMPILED = """
+import numpy as np
+from svmcore.linalg import _line_search, _mfn_step, _products, mfn_step
+rng = np.random.default_rng(0)
+X = rng.standard_normal((300, 5))
+y = np.where(X[:, 0] + rng.standard_normal(300) > 0, 1.0, -1.0)
+step = mfn_step(X, y, np.ones(300), 1.0, np.zeros(6), np.zeros(300), intercept=True,
+                epsilon=1e-8, cg_max_iter=100, check=1e-8)
+kernels = (_mfn_step._step_csr, _products._csr_matvec_range, _products._csr_rmatvec_range,
+           _mfn_step._step_dense, _products._dense_rmatvec_range, _products._pairwise_block,
+           _line_search._sift_down)
+print(*(len(k.signatures) for k in kernels))
+"""
+
+
+def test_a_dense_step_compiles_no_csr_kernel_and_no_literal_variant(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", COMPILED], capture_output=True, text=True, env=env, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "0", "0", "1", "1", "1", "1"]

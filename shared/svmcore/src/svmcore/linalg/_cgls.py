@@ -114,9 +114,15 @@ def _direction(p, h, ratio):
 # Python loop of ``cgls`` (which keeps the parallel, large products), and their own
 # scalar steps are strict IEEE arithmetic with numpy's pairwise sums for the bias
 # entries, so the iterates are bit for bit those of the Python loop.
+#
+# They are ``inline="always"``: called from a kernel (svmcore.linalg.mfn_step's), Numba
+# types their code inside it instead of compiling each on its own and then optimizing and
+# emitting it again as part of the caller's module (Numba links callees into every
+# caller), which a first fit paid in compile time. Strict code inlined into strict code:
+# same flags, same arithmetic. The fast-math kernels they call stay separate functions.
 
 
-@jit_strict
+@jit_strict(inline="always")
 def _step_length(omega1, p, lam, q, c):
     """``(True, gamma)``, or ``(False, 0)`` when the curvature is not positive and finite."""
     curvature = _curvature(p, lam, q, c)
@@ -125,7 +131,7 @@ def _step_length(omega1, p, lam, q, c):
     return True, omega1 / curvature
 
 
-@jit_strict
+@jit_strict(inline="always")
 def _stop_or_turn(r, lam, beta, m_inv, h, p, omega1, eps2, zz):
     """Table 2's stopping rule on the new residual, else the next direction in ``p``;
     returns ``(converged, omega1)``."""
@@ -136,7 +142,7 @@ def _stop_or_turn(r, lam, beta, m_inv, h, p, omega1, eps2, zz):
     return False, rh
 
 
-@jit_strict
+@jit_strict(inline="always")
 def _cg_dense_serial(X, rows, intercept, c, lam, m_inv, beta, o, z, r, h, p, omega1, eps2, cap):
     """Table 2's loop on dense rows (one fused pass each, as ``RowProducts.fused``).
 
@@ -172,7 +178,7 @@ def _cg_dense_serial(X, rows, intercept, c, lam, m_inv, beta, o, z, r, h, p, ome
     return n_iter, False
 
 
-@jit_strict
+@jit_strict(inline="always")
 def _cg_csr_serial(
     data, indices, indptr, rows, intercept, c, lam, m_inv, beta, o, z, r, h, p, omega1, eps2, cap
 ):

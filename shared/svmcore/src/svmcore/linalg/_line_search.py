@@ -53,7 +53,9 @@ def _sift_down(heap, size, deltas, pos):
         pos = child
 
 
-@jit_strict
+# _scan_breakpoints and _ray_pieces are inlined into the kernels that call them (mfn_step's),
+# for the compile time, as the serial CGLS loops are (see _cgls.py).
+@jit_strict(inline="always")
 def _scan_breakpoints(deltas, t_left, t_right, left, right):
     r"""Table 3's walk over the breakpoints in non-decreasing order: ``(L, R)`` of the piece
     where :math:`\phi'` changes sign.
@@ -83,11 +85,11 @@ def _scan_breakpoints(deltas, t_left, t_right, left, right):
             d_right = d_right + t_right[j]
         size -= 1
         heap[0] = heap[size]
-        _sift_down(heap, size, deltas, 0)
+        _sift_down(heap, size, deltas, np.intp(0))  # not 0: see numba_config
     return left + d_left, right + d_right
 
 
-@jit_strict
+@jit_strict(inline="always")
 def _ray_pieces(w, w_bar, lam, o, o_bar, y, cost):
     """Table 3's start on the ray from ``w`` to ``w_bar``: ``(L, R)`` of the first piece
     and the breakpoints ``(deltas, t_left, t_right)`` in row order.

@@ -87,109 +87,130 @@ def _objective(w, o, y, cost, lam):
     return 0.5 * numpy_sum(head) + 0.5 * numpy_sum(loss)
 
 
-@jit_strict
-def _step(X, data, indices, indptr, sparse, intercept, y, cost, lam, w, o, eps, cap, check):
-    """Table 1's iteration on dense ``X`` or CSR ``(data, indices, indptr)`` (``sparse``).
+def _specialized_step(sparse):
+    """Table 1's iteration, compiled for CSR ``(data, indices, indptr)`` (``sparse``) or
+    for dense ``X``; the other format's arguments are None.
 
-    The tuple of :class:`MFNStep`. ``lam`` is a float64 vector of length ``w.size``.
+    ``sparse`` is a closure constant, not an argument: Numba prunes the branches on a
+    constant before typing, so each variant compiles only its own kernels (with a
+    runtime flag, a dense fit's first call compiled the CSR loop and products too). The
+    on-disk cache keys each variant by the closure's value. The serial CGLS loop and
+    the line search are inlined (see ``_cgls.py``), so they are called with explicit
+    arguments (Numba does not inline a call with ``*args``).
     """
-    n = y.shape[0]
-    nf = w.shape[0] - 1 if intercept else w.shape[0]
-    # the active set: positive cost and y o < 1 (zero-cost rows never enter)
-    index = np.empty(n, dtype=np.uint64)
-    m = 0
-    for i in range(n):
-        if cost[i] > 0.0 and y[i] * o[i] < 1.0:
-            index[m] = i
-            m += 1
-    rows = index[:m]
-    # cgls's set-up: z = c_J (y_J - o_J), r = X_J^T z - lam beta, p = r
-    c_J = np.empty(m)
-    o_J = np.empty(m)
-    z = np.empty(m)
-    for k in range(m):
-        i = rows[k]
-        c_J[k] = cost[i]
-        o_J[k] = o[i]
-        z[k] = cost[i] * (y[i] - o[i])
-    beta = w.copy()
-    r = np.empty(w.shape[0])
-    head = r[:nf]
-    head[:] = 0.0
-    if sparse:
-        _csr_rmatvec_range(data, indices, indptr, rows, z, False, 0, m, head)
-    else:
-        _dense_rmatvec_range(X, rows, z, False, 0, m, head)
-    if intercept:
-        r[nf] = numpy_sum(z)
-    m_inv = np.empty(0)
-    _, omega1 = _residual(r, lam, beta, m_inv, r)
-    p = r.copy()
-    converged = True
-    for j in range(r.shape[0]):
-        if r[j] != 0.0:
-            converged = False
-    n_cg = 0
-    if not converged:
-        state = (c_J, lam, m_inv, beta, o_J, z, r, r, p, omega1, eps * eps, cap)
-        if sparse:
-            n_cg, converged = _cg_csr_serial(data, indices, indptr, rows, intercept, *state)
-        else:
-            n_cg, converged = _cg_dense_serial(X, rows, intercept, *state)
-    # outputs on every row: the active ones from CGLS, the others by a product
-    o_bar = np.empty(n)
-    for k in range(m):
-        o_bar[rows[k]] = o_J[k]
-    if m < n:
-        inactive = np.empty(n - m, dtype=np.uint64)
-        k = 0
-        j = 0
+
+    @jit_strict
+    def step(X, data, indices, indptr, intercept, y, cost, lam, w, o, eps, cap, check):
+        """The tuple of :class:`MFNStep`; ``lam`` a float64 vector of length ``w.size``."""
+        n = y.shape[0]
+        nf = w.shape[0] - 1 if intercept else w.shape[0]
+        # the active set: positive cost and y o < 1 (zero-cost rows never enter)
+        index = np.empty(n, dtype=np.uint64)
+        m = 0
         for i in range(n):
-            if k < m and rows[k] == i:
-                k += 1
+            if cost[i] > 0.0 and y[i] * o[i] < 1.0:
+                index[m] = i
+                m += 1
+        rows = index[:m]
+        # cgls's set-up: z = c_J (y_J - o_J), r = X_J^T z - lam beta, p = r
+        c_J = np.empty(m)
+        o_J = np.empty(m)
+        z = np.empty(m)
+        for k in range(m):
+            i = rows[k]
+            c_J[k] = cost[i]
+            o_J[k] = o[i]
+            z[k] = cost[i] * (y[i] - o[i])
+        beta = w.copy()
+        r = np.empty(w.shape[0])
+        head = r[:nf]
+        head[:] = 0.0
+        # rows.shape[0], not the counter m: see numba_config on literal arguments
+        if sparse:
+            _csr_rmatvec_range(data, indices, indptr, rows, z, False, 0, rows.shape[0], head)
+        else:
+            _dense_rmatvec_range(X, rows, z, False, 0, rows.shape[0], head)
+        if intercept:
+            r[nf] = numpy_sum(z)
+        m_inv = np.empty(0)
+        _, omega1 = _residual(r, lam, beta, m_inv, r)
+        p = r.copy()
+        converged = True
+        for j in range(r.shape[0]):
+            if r[j] != 0.0:
+                converged = False
+        n_cg = 0
+        if not converged:
+            eps2 = eps * eps
+            if sparse:
+                n_cg, converged = _cg_csr_serial(
+                    data, indices, indptr, rows, intercept,
+                    c_J, lam, m_inv, beta, o_J, z, r, r, p, omega1, eps2, cap,
+                )  # fmt: skip
             else:
-                inactive[j] = i
-                j += 1
-        out = np.empty(n - m)
-        if sparse:
-            _csr_matvec_range(data, indices, indptr, inactive, beta[:nf], out, 0, n - m)
-        else:
-            _dense_matvec_range(X, inactive, beta[:nf], out, 0, n - m)
-        for j in range(n - m):
-            o_bar[inactive[j]] = out[j] + beta[nf] if intercept else out[j]
-    # Table 1's optimality conditions at the Newton point
-    optimal = converged
-    if optimal:
-        for i in range(n):
-            if cost[i] > 0.0:
-                margin = y[i] * o_bar[i]
-                if y[i] * o[i] < 1.0:
-                    if not margin <= 1.0 + check:
+                n_cg, converged = _cg_dense_serial(
+                    X, rows, intercept, c_J, lam, m_inv, beta, o_J, z, r, r, p, omega1, eps2, cap
+                )
+        # outputs on every row: the active ones from CGLS, the others by a product
+        o_bar = np.empty(n)
+        for k in range(m):
+            o_bar[rows[k]] = o_J[k]
+        if m < n:
+            inactive = np.empty(n - m, dtype=np.uint64)
+            k = 0
+            j = 0
+            for i in range(n):
+                if k < m and rows[k] == i:
+                    k += 1
+                else:
+                    inactive[j] = i
+                    j += 1
+            out = np.empty(n - m)
+            if sparse:
+                _csr_matvec_range(data, indices, indptr, inactive, beta[:nf], out, 0, n - m)
+            else:
+                _dense_matvec_range(X, inactive, beta[:nf], out, 0, n - m)
+            for j in range(n - m):
+                o_bar[inactive[j]] = out[j] + beta[nf] if intercept else out[j]
+        # Table 1's optimality conditions at the Newton point
+        optimal = converged
+        if optimal:
+            for i in range(n):
+                if cost[i] > 0.0:
+                    margin = y[i] * o_bar[i]
+                    if y[i] * o[i] < 1.0:
+                        if not margin <= 1.0 + check:
+                            optimal = False
+                            break
+                    elif not margin >= 1.0 - check:
                         optimal = False
                         break
-                elif not margin >= 1.0 - check:
-                    optimal = False
-                    break
-    if optimal:
-        return beta, o_bar, n_cg, converged, m, True, 0.0, w.copy(), o.copy(), 0.0
-    # Table 3's exact line search, then the step and the new objective
-    left, right, deltas, t_left, t_right = _ray_pieces(w, beta, lam, o, o_bar, y, cost)
-    if deltas.shape[0]:
-        left, right = _scan_breakpoints(deltas, t_left, t_right, left, right)
-    curvature = right - left
-    delta = 0.0
-    if curvature > 0.0:
-        ratio = -left / curvature
-        if ratio > 0.0:
-            delta = ratio
-    w_new = np.empty(w.shape[0])
-    for j in range(w.shape[0]):
-        w_new[j] = w[j] + delta * (beta[j] - w[j])
-    o_new = np.empty(n)
-    for i in range(n):
-        o_new[i] = o[i] + delta * (o_bar[i] - o[i])
-    value = _objective(w_new, o_new, y, cost, lam)
-    return beta, o_bar, n_cg, converged, m, False, delta, w_new, o_new, value
+        if optimal:
+            return beta, o_bar, n_cg, converged, m, True, 0.0, w.copy(), o.copy(), 0.0
+        # Table 3's exact line search, then the step and the new objective
+        left, right, deltas, t_left, t_right = _ray_pieces(w, beta, lam, o, o_bar, y, cost)
+        if deltas.shape[0]:
+            left, right = _scan_breakpoints(deltas, t_left, t_right, left, right)
+        curvature = right - left
+        delta = 0.0
+        if curvature > 0.0:
+            ratio = -left / curvature
+            if ratio > 0.0:
+                delta = ratio
+        w_new = np.empty(w.shape[0])
+        for j in range(w.shape[0]):
+            w_new[j] = w[j] + delta * (beta[j] - w[j])
+        o_new = np.empty(n)
+        for i in range(n):
+            o_new[i] = o[i] + delta * (o_bar[i] - o[i])
+        value = _objective(w_new, o_new, y, cost, lam)
+        return beta, o_bar, n_cg, converged, m, False, delta, w_new, o_new, value
+
+    return step
+
+
+_step_dense = _specialized_step(False)
+_step_csr = _specialized_step(True)
 
 
 def _lam_vector(lam, dim):
@@ -286,16 +307,15 @@ def mfn_step(
     lam_vec = _lam_vector(lam, w.shape[0])
     if sp.issparse(X):
         data, indices, indptr = X.data, _unsigned(X.indices), _unsigned(X.indptr)
-        dense = np.empty((0, 0))
+        dense = None
     else:
-        data, indices, indptr = np.empty(0), np.empty(0, np.uint32), np.empty(0, np.uint32)
+        data = indices = indptr = None
         dense = X
-    res = _step(
+    res = (_step_csr if dense is None else _step_dense)(
         dense,
         data,
         indices,
         indptr,
-        sp.issparse(X),
         bool(intercept),
         y,
         cost,

@@ -228,7 +228,8 @@ def numpy_sum(a):
     """
     n = a.shape[0]
     if n <= 128:
-        return 0.0 + _pairwise_block(a, 0, n)
+        # np.intp(0), not 0: see numba_config on literal arguments
+        return 0.0 + _pairwise_block(a, np.intp(0), n)
     # tasks: (lo, n) to sum, or (0, -1): replace the top two sums by their sum
     task_lo = np.empty(192, dtype=np.int64)
     task_n = np.empty(192, dtype=np.int64)
