@@ -12,7 +12,7 @@ smoothing of width ``mu``
 
 a C^1 piecewise quadratic, minimized by Newton steps with an exact line search
 (an ``(m + 1) x (m + 1)`` system per step, ``O(n m^2)``), and ``mu`` is shrunk until the
-certificate holds, by at most a factor 1e-3 per stage (each stage starts from the last
+certificate holds, by at most a factor 0.03 per stage (each stage starts from the last
 one's minimizer). The smoothed minimizer's duals ``alpha_i = C s_i h_mu'(z_i)`` lie in
 the box ``[0, C s_i]`` and satisfy ``sum alpha_i y_i = 0`` at the exact minimizer, so
 (made exactly feasible) they give a dual objective that is a certified lower bound, and
@@ -46,9 +46,13 @@ _MAX_STEPS = 50
 # about mu of the next one, and a band far narrower than that distance turns the
 # smoothed problem into the hinge's kinks, across which Newton's steps zigzag (issue 19:
 # from mu = 2 straight to the ~1e-9 a gap target of 1e-9 asks for, 10 of 243 S3VM
-# problems stalled at certified gaps of 2e-4..0.4 after 157-254 steps).
+# problems stalled at certified gaps of 2e-4..0.4 after 157-254 steps). A cut of 1e-3
+# was still too deep at gap 1e-4 (issue 16: the band kept a handful of rows, which Newton
+# grew one per step in 50-step stages ending at the cap: twonorm 5550 x 20 145 steps,
+# digits 1347 x 64 455, spambase 3447 x 57 358, uncertified at C = 10); 0.03 certifies
+# them in 45, 91 and 122 steps (figures in the aid-lad-svm-s3vm README).
 _MU_DECAY = 0.1
-_MU_MAX_CUT = 1e-3
+_MU_MAX_CUT = 0.03
 _MIN_MU = 1e-12
 # A candidate's rows within this many units of round-off of the margin are moved just
 # outside it (see _widen_margin).
@@ -59,8 +63,11 @@ _ROUNDOFF_PUSH = 2.0**6
 _LINE_STEPS = 60
 _LINE_RTOL = 1e-10
 # The KKT polish (an exact dual from the band's partition) solves a system of the band's
-# size: skipped above this many rows.
+# size: skipped above this many rows, and above _POLISH_BAND_PER_FEATURE (m + 1) rows (in
+# general position at most m + 1 rows lie on the optimum's margin, so a wider band is
+# not its partition, and the O(k^3) least squares was most of a stage at larger mu).
 _POLISH_MAX_BAND = 500
+_POLISH_BAND_PER_FEATURE = 2
 
 
 @jit
@@ -234,7 +241,8 @@ def _polish(Xc, y, cs, z, mu, intercept=None):
     too large.
     """
     band = np.flatnonzero((z > 0.0) & (z < mu))
-    if band.size == 0 or band.size > _POLISH_MAX_BAND:
+    limit = min(_POLISH_MAX_BAND, _POLISH_BAND_PER_FEATURE * (Xc.shape[1] + 1))
+    if band.size == 0 or band.size > limit:
         return None
     a = np.where(z >= mu, cs, 0.0)
     v = Xc.T @ (a * y)
