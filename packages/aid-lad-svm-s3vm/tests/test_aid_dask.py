@@ -86,7 +86,7 @@ def test_lad_dask_sparse_chunks():
 @pytest.mark.parametrize("solver", ["newton", "dcd"])
 def test_svc_dask_same_iterates_and_certificate(solver):
     # "newton": what solver="auto" runs on Dask data (and on in-memory data beyond
-    # DIRECT_MAX_ENTRIES; below it "auto" solves in memory without aggregating)
+    # DIRECT_MAX_SAMPLES; below it "auto" solves in memory without aggregating)
     X, y = _svc_data()
     a = AIDSVC(random_state=2, solver=solver).fit(X, y)
     b = AIDSVC(random_state=2, solver=solver).fit(da.from_array(X, chunks=(1500, 5)), y)

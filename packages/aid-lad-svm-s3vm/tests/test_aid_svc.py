@@ -362,6 +362,19 @@ def test_auto_direct_solve_is_newton_on_every_row_and_certified():
         assert est.objective_ == pytest.approx(aid.objective_, rel=2e-4)
 
 
+def test_auto_direct_solve_is_chosen_by_rows_not_entries():
+    # issue 16: the crossover is in rows (DIRECT_MAX_SAMPLES); 1,000 x 50 (50,000 entries,
+    # above the former 40,000-entry limit) is solved directly and certified, checked
+    # against libsvm (tol 1e-6) as the independent reference.
+    X, y = make_blob_mixture(1000, 50, random_state=5)
+    est = AIDSVC(random_state=0).fit(X, y)
+    assert est.solver_ == "newton-full" and est.n_iter_ == 1 and est.n_clusters_ == 1000
+    _, e_star = _svc_reference(X, y, 1.0, kernel="linear")
+    assert est.converged_ and est.optimality_gap_ <= 1e-4
+    assert est.lower_bound_ <= e_star * (1 + 1e-9)
+    assert est.objective_ <= e_star * (1 + 1e-4)
+
+
 def test_auto_direct_solve_falls_back_to_aid_when_not_certified(monkeypatch):
     import aid_models._svc_full_dcd as full
     from svmcore.solvers import newton_weighted_svm
@@ -389,10 +402,12 @@ def test_auto_solver_is_recorded(monkeypatch):
                    {"initial_aggregation_rate": 0.05}, {"init_sample_size": 200}):  # fmt: skip
         with contextlib.redirect_stdout(io.StringIO()):
             assert AIDSVC(random_state=0, **params).fit(X, y).solver_ == "newton", params
-    # Beyond DIRECT_MAX_ENTRIES entries: dense with few features, the aggregated primal
+    # Beyond DIRECT_MAX_SAMPLES rows: dense with few features, the aggregated primal
     # has m + 1 unknowns (Newton).
-    monkeypatch.setattr(auto, "DIRECT_MAX_ENTRIES", 400 * 3 - 1)
+    monkeypatch.setattr(auto, "DIRECT_MAX_SAMPLES", 399)
     assert AIDSVC(random_state=0).fit(X, y).solver_ == "newton"
+    monkeypatch.setattr(auto, "DIRECT_MAX_SAMPLES", 400)
+    assert AIDSVC(random_state=0).fit(X, y).solver_ == "newton-full"
     wide = np.hstack([X, np.zeros((X.shape[0], NEWTON_MAX_FEATURES))])
     # More features: AID's aggregated problems stop paying; DCD on every row instead.
     assert AIDSVC(random_state=0).fit(wide, y).solver_ == "dcd-full"

@@ -91,8 +91,8 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         did not pay there; svmcore's dual CD on every row to the certified relative gap
         ``gap_tol``, reported as a one-iteration run with ``n_clusters_ = n``; there is no
         AID loop, so ``max_iter``, ``time_limit``, ``verbose``, ``progress`` and
-        ``callback`` do not apply). On small dense data (at most ``DIRECT_MAX_ENTRIES``
-        (40 000) entries, at most 64 features) "auto" is "newton-full": the same Newton
+        ``callback`` do not apply). On small dense data (at most ``DIRECT_MAX_SAMPLES``
+        (20 000) rows, at most 64 features) "auto" is "newton-full": the same Newton
         solver on every row, no aggregation (AID's 7-11 aggregated solves and passes cost
         more than the one certified solve there; a deviation from the paper, which
         aggregates at every size), falling back to AID with "newton" if it does not

@@ -6,16 +6,18 @@ from typing import Any
 
 import scipy.sparse as sp
 
-__all__ = ["DIRECT_MAX_ENTRIES", "NEWTON_MAX_FEATURES", "auto_solver"]
+__all__ = ["DIRECT_MAX_SAMPLES", "NEWTON_MAX_FEATURES", "auto_solver"]
 
 #: solver="auto" with the linear kernel: "newton" (the primal has m + 1 unknowns) on dense
 #: data with at most this many features, "dcd-full" otherwise.
 NEWTON_MAX_FEATURES = 64
-#: solver="auto" with the linear kernel solves small in-memory dense problems directly,
-#: by Newton's method on every row ("newton-full", no aggregation), up to this many
-#: entries (n m): there AID's loop (7-11 aggregated solves and passes over the data on the
-#: suite's sets) cost more than the one certified solve; figures in the package README.
-DIRECT_MAX_ENTRIES = 40_000
+#: solver="auto" with the linear kernel solves in-memory dense problems (at most
+#: NEWTON_MAX_FEATURES features) directly, by Newton's method on every row ("newton-full",
+#: no aggregation), up to this many rows: there AID's loop (7-11 aggregated solves and
+#: passes over the data) cost more than the one certified solve. The crossover is in rows,
+#: nearly whatever m: direct / AID 0.60-1.02 at 20,000 rows and 1.0-1.1 at 25,000 for m =
+#: 2-10 on the tune blob mixtures, lower for m = 20-64 (figures in the package README).
+DIRECT_MAX_SAMPLES = 20_000
 
 
 #: The options only AID's loop has, at their defaults: any other value keeps the loop
@@ -43,7 +45,7 @@ def _direct(est: Any, X: Any) -> bool:
         not loop_options
         and not sp.issparse(X)
         and X.shape[1] <= NEWTON_MAX_FEATURES
-        and X.shape[0] * X.shape[1] <= DIRECT_MAX_ENTRIES
+        and X.shape[0] <= DIRECT_MAX_SAMPLES
     )
 
 
