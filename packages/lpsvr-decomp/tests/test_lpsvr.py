@@ -230,6 +230,33 @@ def test_row_column_interior_point_start_reaches_full_lp(data, seed):
     assert simplex.objective == pytest.approx(res.objective, rel=1e-9)
 
 
+@pytest.mark.parametrize(("tail", "drop_columns"), [(0.0, 0.3), (0.01, 0.1), (1.0, 0.3)])
+def test_interior_start_stopped_anywhere_still_reaches_full_lp(monkeypatch, tail, drop_columns):
+    """However early the interior rounds stop (``tail``: 1.0 stops after the first round,
+    0.0 runs them until nothing is added) and whatever they drop, the exact rounds end at
+    the full LP's optimum and satisfy its KKT conditions on every sample."""
+    import lpsvr._row_column as row_column
+
+    monkeypatch.setattr(
+        row_column,
+        "interior_sets",
+        partial(row_column.interior_sets, tail=tail, drop_columns=drop_columns),
+    )
+    params, full_kernel = KERNELS["rbf"]
+    X, d = make_friedman1(400, n_features=10, noise=0.5, random_state=3)
+    X, d = (X - 0.5) * 2.0, d / 5.0
+    cost = np.full(d.size, 2.0)
+    eps = 0.1
+    ref = fit_lp_svr(X, d, cost, epsilon=eps, kernel_params=params, decomposition="none", n_jobs=1)
+    res = fit_row_column(
+        X, d, cost, epsilon=eps, kernel_params=params, random_state=3, n_jobs=1, interior=True
+    )
+    assert res.converged
+    assert res.objective == pytest.approx(ref.objective, rel=1e-6)
+    check_full_kkt(full_kernel(X), d, cost, eps, res.alpha, res.b, res.mu, res.nu)
+    assert max(res.kkt["dual"], res.kkt["complementarity"]) < 1e-6
+
+
 @pytest.mark.parametrize("block_entries", [1, 37 * 10, 37 * 333, 1 << 20])
 def test_interior_normal_matrix_in_column_blocks_equals_the_whole_product(block_entries):
     rng = np.random.default_rng(0)

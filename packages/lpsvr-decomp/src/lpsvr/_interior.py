@@ -15,7 +15,8 @@ and the KKT check on all samples decide.
 import numpy as np
 import scipy.linalg as sla
 from scipy.linalg.blas import dsyrk
-from threadpoolctl import threadpool_limits
+
+from svmcore import blas_threads
 
 __all__ = ["basis_guess", "interior_point"]
 
@@ -35,8 +36,10 @@ def interior_point(G, s, q, u, *, tol=1e-6, max_iter=40):
         None if the normal equations break down before any progress.
     """
     # one BLAS thread: the blocks are small (|P| ~ hundreds), and threaded BLAS on a
-    # loaded machine made each factorization 50x slower (measured: 0.7 s vs 0.01 s)
-    with threadpool_limits(limits=1, user_api="blas"):
+    # loaded machine made each factorization 50x slower (measured: 0.7 s vs 0.01 s).
+    # svmcore's controller is made once: threadpoolctl's threadpool_limits scanned the
+    # loaded libraries at every call (5 ms, 0.05 s of a 10-round start)
+    with blas_threads(1):
         return _interior_point(G, s, q, u, tol, max_iter)
 
 

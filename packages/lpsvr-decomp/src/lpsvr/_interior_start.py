@@ -27,18 +27,28 @@ def interior_sets(
     max_rounds,
     max_add,
     drop=0.1,
+    drop_columns=0.3,
+    tail=0.01,
 ):
     """Grow P and R by the KKT check at interior-point solutions; a starting basis for HiGHS.
 
-    Each round solves the LP over (P, R) approximately (:func:`lpsvr._interior.interior_point`,
-    relative gap ``tol``), then adds the rows outside R that its f violates by more than
-    ``screen`` and the ``max_add`` columns outside P with the largest ``|g_i| - 1 > screen``
-    (at most ``max_rounds`` rounds). Returns ``(cols, row_samples, row_signs, basis,
-    outside)``: ``basis`` the :func:`~lpsvr._interior.basis_guess` of the last point,
-    extended by the rows and columns added after it (new ``pi_r`` nonbasic at 0, new
-    ranged rows basic), or None when no point was computed; ``outside`` per row, by how
-    much that point's f violates it (``s (f - d) - epsilon``; 0 for the rows added after
-    it). Only a start: the exact rounds decide.
+    Each round solves the LP over (P, R) approximately
+    (:func:`lpsvr._interior.interior_point`, relative gap ``tol``), then adds the rows
+    outside R that its f violates by more than ``screen`` and the ``max_add`` columns
+    outside P with the largest ``|g_i| - 1 > screen`` (at most ``max_rounds`` rounds).
+    A column leaves P only when the point shows it far from entering
+    (``|g_i| < 1 - drop_columns``): dropped near the edge (0.1 before 2026-11-26),
+    columns came back a round later, P oscillated (digits 0-4/5-9: 406, 391, 566, 360,
+    495, 374 columns) and the 10 rounds ended short of the sets, leaving the exact rounds
+    thousands of dense simplex pivots. The rounds stop early once a round adds at most
+    ``tail |P|`` rows and columns.
+
+    Returns ``(cols, row_samples, row_signs, basis, outside)``: ``basis`` the
+    :func:`~lpsvr._interior.basis_guess` of the last point, extended by the rows and
+    columns added after it (new ``pi_r`` nonbasic at 0, new ranged rows basic), or None
+    when no point was computed; ``outside`` per row, by how much that point's f violates
+    it (``s (f - d) - epsilon``; 0 for the rows added after it). Only a start: the exact
+    rounds decide.
     """
     N = samples.n
     X, d, cost = samples.X, samples.d, samples.cost
@@ -70,14 +80,18 @@ def interior_sets(
         beta = np.bincount(row_samples[lo], weights=pi[lo], minlength=N) - np.bincount(
             row_samples[~lo], weights=pi[~lo], minlength=N
         )
-        k = max(max_add, cols.size)
-        _, new_cols = full_pricing(samples, None, beta, in_cols, screen, k, kernel_params, n_jobs)
-        new_cols = new_cols[:k]
+        # at most max_add columns a round: doubling P instead (max(max_add, |P|), before
+        # 2026-11-26) brought in hundreds that the next point found inactive, and the
+        # interior point's cost grows as |P|^2 |R|
+        _, new_cols = full_pricing(
+            samples, None, beta, in_cols, screen, max_add, kernel_params, n_jobs
+        )
+        new_cols = new_cols[:max_add]
         # drop what the point shows inactive: columns with |g_i| well inside 1 (their
         # ranged row basic) and rows well inside the tube (pi_r nonbasic at 0); the
         # point stays optimal for the smaller LP and the basis keeps its size
         g = point["w"] - 1.0
-        keep_c = (basis[1][1:] != 1) | (np.abs(g) >= 1.0 - drop)
+        keep_c = (basis[1][1:] != 1) | (np.abs(g) >= 1.0 - drop_columns)
         slack = epsilon - row_signs * (outputs.f(X[row_samples]) - d[row_samples])
         keep_r = (basis[0] != 0) | (slack <= drop * max(epsilon, 1e-3))
         keep_c[np.argmax(np.abs(g))] = keep_r[np.argmin(slack)] = True  # never empty
@@ -100,4 +114,8 @@ def interior_sets(
             np.r_[basis[1], np.ones(new_cols.size, np.int8)],
         )
         outside = np.r_[outside, np.zeros(new_rows.size)]
+        # the tail: rounds adding a row or column or two each cost a whole interior
+        # point (15 steps); past that the warm simplex from the guessed basis is cheaper
+        if new_rows.size + new_cols.size <= tail * cols.size:
+            break
     return cols, row_samples, row_signs, basis, outside

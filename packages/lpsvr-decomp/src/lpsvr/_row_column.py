@@ -71,7 +71,7 @@ def fit_row_column(
     min_level=500,
     interior="auto",
     interior_tol=1e-6,
-    interior_rounds=10,
+    interior_rounds=30,
     fold_min=4096,
 ):
     """Exact LP-SVR by separate row and column generation (not in the paper).
