@@ -1,4 +1,4 @@
-"""The Newton solver's smoothing schedule and polish limit (issue 16)."""
+"""The Newton solver's smoothing schedule, polish limit and step direction (issue 16)."""
 
 import numpy as np
 import pytest
@@ -7,6 +7,7 @@ from _svm_problems import dual_qp_optimum
 from svmcore.datasets import make_blob_mixture
 from svmcore.solvers import _newton
 from svmcore.solvers._newton import newton_weighted_svm
+from svmcore.solvers._newton_direction import newton_direction
 
 
 def _standardized_blobs(n, m, seed):
@@ -44,3 +45,17 @@ def test_the_polish_skips_a_band_wider_than_twice_m_plus_one():
     assert _newton._polish(X, y, cs, z, mu) is None
     z[limit] = -1.0  # exactly the limit: polished
     assert _newton._polish(X, y, cs, z, mu) is not None
+
+
+def test_the_direction_is_the_newton_system_solution_or_the_lapack_fallback():
+    rng = np.random.default_rng(1)
+    A = rng.normal(size=(6, 6))
+    H = A @ A.T + np.eye(6)  # positive definite: Cholesky in Numba
+    g = rng.normal(size=6)
+    np.testing.assert_allclose(newton_direction(H, g), np.linalg.solve(H, -g), rtol=1e-10)
+    fixed = newton_direction(H, g, free_bias=False)  # the bias's row and column left out
+    assert fixed[-1] == 0.0
+    np.testing.assert_allclose(fixed[:-1], np.linalg.solve(H[:-1, :-1], -g[:-1]), rtol=1e-10)
+    # Not positive definite (a zero pivot): LAPACK's least squares, the minimum-norm step.
+    S = np.diag([2.0, 0.0, 1.0])
+    np.testing.assert_allclose(newton_direction(S, np.array([2.0, 1.0, 1.0])), [-1.0, 0.0, -1.0])

@@ -34,6 +34,7 @@ from ..typing import ArrayLike, MatrixLike
 from ..validation import check_float_array, check_real
 from ._dcd import DCDResult, _check_weights, _feasible_dual, _result
 from ._hinge import _check_labels, optimal_intercept
+from ._newton_direction import newton_direction
 
 __all__ = ["newton_weighted_svm"]
 
@@ -115,22 +116,6 @@ def _line_search(a0, a1, z, q, cs, mu, slope0):
             t_new = 2.0 * t if hi == np.inf else 0.5 * (lo + hi)
         t = t_new
     return lo if hi == np.inf else 0.5 * (lo + hi)
-
-
-def _newton_direction(H, g):
-    """``-H^{-1} g``; the minimum-norm least-squares solution when ``H`` is singular to
-    machine precision. With a huge ``C`` and a narrow band, ``C s / mu`` (1e14 at C = 1e6,
-    mu = 1e-8) swamps the unit curvature of ``||w||^2 / 2`` in the sum and LAPACK finds
-    an exact zero pivot (AIDSVC on separable data at C = 1e6 failed with "Matrix is
-    singular to machine precision", found by svmcore.testing.hostile).
-
-    NumPy's LAPACK, not Numba's: the system is ``(m + 1)``-square, and compiling Numba's
-    ``solve``/``lstsq`` was a third of AIDSVC's first fit in a fresh environment.
-    """
-    try:
-        return np.linalg.solve(H, -g)
-    except np.linalg.LinAlgError:
-        return np.linalg.lstsq(H, -g, rcond=None)[0]
 
 
 @jit
@@ -217,11 +202,7 @@ def _newton_stage(Z, y, cs, mu, theta, target, max_steps, ridge, free_bias=True)
         if err <= target:
             break
         steps += 1
-        if free_bias:
-            d = _newton_direction(H, g)
-        else:
-            d = np.zeros(p)
-            d[:-1] = _newton_direction(H[:-1, :-1], g[:-1])
+        d = newton_direction(H, g, free_bias)
         slope0 = float(g @ d)
         if slope0 >= 0.0:
             break
