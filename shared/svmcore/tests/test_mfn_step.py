@@ -32,8 +32,9 @@ def _python_step(X, y, cost, lam, w, o, intercept, epsilon, cap, check):
         and np.all(margins[rows] <= 1.0 + check)
         and np.all(margins[positive & ~active] >= 1.0 - check)
     )
-    if optimal:
-        return res, rows.size, True, 0.0, w, o, 0.0
+    if optimal:  # the objective at the Newton point
+        value = _numpy_objective(res.beta, res.outputs, y, cost, lam)
+        return res, rows.size, True, 0.0, w, o, value
     delta = line_search(w, res.beta, lam, o, res.outputs, y, cost, check_input=False)
     w_new = w + delta * (res.beta - w)
     o_new = o + delta * (res.outputs - o)

@@ -129,7 +129,8 @@ def _python_step(X, y, cost, lam, w, o, intercept, epsilon, cg_cap, check, preco
         and np.all(margins[positive & ~active] >= 1.0 - check)
     )
     if optimal:
-        return MFNStep(w_bar, o_bar, res.n_iter, res.converged, rows.size, True, 0.0, w, o, 0.0)
+        value = squared_hinge_objective(w_bar, o_bar, y, cost, lam)
+        return MFNStep(w_bar, o_bar, res.n_iter, res.converged, rows.size, True, 0.0, w, o, value)
     delta = line_search(w, w_bar, lam, o, o_bar, y, cost, check_input=False)
     w_new = w + delta * (w_bar - w)
     o_new = o + delta * (o_bar - o)
@@ -225,8 +226,13 @@ def l2svm_mfn(
     n_iter = 0
     # Small problems (serial products): each iteration is one Numba call, same iterates.
     one_call = preconditioner is None and mfn_step_is_serial(X)
-    value = squared_hinge_value if one_call else squared_hinge_objective
-    objective = value(w, o, y, cost, lam)
+    if w0 is None and cost.flags.c_contiguous:
+        # every margin is 1 at w = 0: sum(cost) / 2, the same bits as squared_hinge_value
+        # (whose kernel a default first fit then does not compile on its own)
+        objective = 0.5 * float(np.sum(cost))
+    else:
+        value = squared_hinge_value if one_call else squared_hinge_objective
+        objective = value(w, o, y, cost, lam)
     while n_iter < max_iter:
         if budget is not None and budget.expired():
             break  # the time limit: keep the current (feasible) w, converged stays False
@@ -253,11 +259,11 @@ def l2svm_mfn(
         if step.optimal:
             if epsilon == BIG_EPSILON and tol < BIG_EPSILON:
                 epsilon = tol
-                record["objective"] = value(w, o, y, cost, lam)
+                record["objective"] = objective  # still at (w, o)
                 log(record)
                 continue
             w, o = step.w_bar, step.outputs_bar
-            record["objective"] = value(w, o, y, cost, lam)
+            record["objective"] = step.objective  # at the Newton point
             log(record)
             converged = True
             break

@@ -66,7 +66,9 @@ def _scan_breakpoints(deltas, t_left, t_right, left, right):
     and the running sums (sequential, as ``np.cumsum``) are those of the sorted version.
     """
     m = deltas.shape[0]
-    heap = np.arange(m)
+    heap = np.empty(m, dtype=np.int64)  # not np.arange: one overload fewer to compile
+    for j in range(m):
+        heap[j] = j
     for pos in range(m // 2 - 1, -1, -1):
         _sift_down(heap, m, deltas, pos)
     d_left = 0.0

@@ -56,8 +56,8 @@ class MFNStep(NamedTuple):
     w, outputs : ndarray
         ``w + delta (w_bar - w)`` and its outputs (copies of the input when ``optimal``).
     objective : float
-        The squared-hinge objective at ``(w, outputs)`` after the step (at the input
-        point when ``optimal``).
+        The squared-hinge objective at ``(w, outputs)`` after the step; when ``optimal``,
+        at the Newton point ``(w_bar, outputs_bar)``.
     """
 
     w_bar: np.ndarray
@@ -72,7 +72,7 @@ class MFNStep(NamedTuple):
     objective: float
 
 
-@jit_strict
+@jit_strict(inline="always")
 def _objective(w, o, y, cost, lam):
     """``0.5 sum(lam w w) + 0.5 sum(c max(0, 1 - y o)^2)``, numpy's arithmetic and sums."""
     head = np.empty(w.shape[0])
@@ -186,7 +186,8 @@ def _specialized_step(sparse):
                         optimal = False
                         break
         if optimal:
-            return beta, o_bar, n_cg, converged, m, True, 0.0, w.copy(), o.copy(), 0.0
+            value = _objective(beta, o_bar, y, cost, lam)
+            return beta, o_bar, n_cg, converged, m, True, 0.0, w.copy(), o.copy(), value
         # Table 3's exact line search, then the step and the new objective
         left, right, deltas, t_left, t_right = _ray_pieces(w, beta, lam, o, o_bar, y, cost)
         if deltas.shape[0]:
