@@ -230,11 +230,17 @@ def test_row_column_interior_point_start_reaches_full_lp(data, seed):
     assert simplex.objective == pytest.approx(res.objective, rel=1e-9)
 
 
-@pytest.mark.parametrize(("tail", "drop_columns"), [(0.0, 0.3), (0.01, 0.1), (1.0, 0.3)])
-def test_interior_start_stopped_anywhere_still_reaches_full_lp(monkeypatch, tail, drop_columns):
+@pytest.mark.parametrize(
+    ("tail", "drop_columns", "final_tol"),
+    [(0.0, 0.3, None), (0.01, 0.1, 1e-6), (1.0, 0.3, None), (1.0, 0.3, 1e-6)],
+)
+def test_interior_start_stopped_anywhere_still_reaches_full_lp(
+    monkeypatch, tail, drop_columns, final_tol
+):
     """However early the interior rounds stop (``tail``: 1.0 stops after the first round,
-    0.0 runs them until nothing is added) and whatever they drop, the exact rounds end at
-    the full LP's optimum and satisfy its KKT conditions on every sample."""
+    0.0 runs them until nothing is added), whatever they drop and whichever point the
+    basis is guessed from (``final_tol``), the exact rounds end at the full LP's optimum
+    and satisfy its KKT conditions on every sample."""
     import lpsvr._row_column as row_column
 
     monkeypatch.setattr(
@@ -249,7 +255,15 @@ def test_interior_start_stopped_anywhere_still_reaches_full_lp(monkeypatch, tail
     eps = 0.1
     ref = fit_lp_svr(X, d, cost, epsilon=eps, kernel_params=params, decomposition="none", n_jobs=1)
     res = fit_row_column(
-        X, d, cost, epsilon=eps, kernel_params=params, random_state=3, n_jobs=1, interior=True
+        X,
+        d,
+        cost,
+        epsilon=eps,
+        kernel_params=params,
+        random_state=3,
+        n_jobs=1,
+        interior=True,
+        interior_final_tol=final_tol,
     )
     assert res.converged
     assert res.objective == pytest.approx(ref.objective, rel=1e-6)

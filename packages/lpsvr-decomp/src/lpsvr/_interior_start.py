@@ -29,6 +29,7 @@ def interior_sets(
     drop=0.1,
     drop_columns=0.3,
     tail=0.01,
+    final_tol=None,
 ):
     """Grow P and R by the KKT check at interior-point solutions; a starting basis for HiGHS.
 
@@ -41,7 +42,8 @@ def interior_sets(
     columns came back a round later, P oscillated (digits 0-4/5-9: 406, 391, 566, 360,
     495, 374 columns) and the 10 rounds ended short of the sets, leaving the exact rounds
     thousands of dense simplex pivots. The rounds stop early once a round adds at most
-    ``tail |P|`` rows and columns.
+    ``tail |P|`` rows and columns. With ``final_tol`` (None: the last round's point) the
+    basis is read off one more point, of the final sets, at that gap.
 
     Returns ``(cols, row_samples, row_signs, basis, outside)``: ``basis`` the
     :func:`~lpsvr._interior.basis_guess` of the last point, extended by the rows and
@@ -63,10 +65,7 @@ def interior_sets(
         if budget.expired() or cols.size == 0 or row_samples.size == 0:
             break
         u = cost[row_samples]
-        G = gram(X[cols], X[row_samples], **kernel_params, n_jobs=n_jobs)
-        G *= row_signs  # in place: G (|P| x |R|) is the largest array of a round
-        point = interior_point(G, row_signs, epsilon + row_signs * d[row_samples], u, tol=tol)
-        del G  # not needed past the point: free it before the passes over all samples
+        point = _point(samples, cols, row_samples, row_signs, epsilon, kernel_params, n_jobs, tol)
         if point is None:
             break
         basis = basis_guess(point, u)
@@ -118,4 +117,22 @@ def interior_sets(
         # point (15 steps); past that the warm simplex from the guessed basis is cheaper
         if new_rows.size + new_cols.size <= tail * cols.size:
             break
+    if final_tol is not None and basis is not None and not budget.expired():
+        # the basis is guessed from a point of the final sets at the tighter final_tol
+        u = cost[row_samples]
+        args = (samples, cols, row_samples, row_signs, epsilon, kernel_params, n_jobs)
+        point = _point(*args, final_tol)
+        if point is not None:
+            basis = basis_guess(point, u)
+            f = Outputs(X[cols], point["y"][1:], float(point["y"][0]), kernel_params, n_jobs)
+            outside = row_signs * (f.f(X[row_samples]) - d[row_samples]) - epsilon
     return cols, row_samples, row_signs, basis, outside
+
+
+def _point(samples, cols, row_samples, row_signs, epsilon, kernel_params, n_jobs, tol):
+    """:func:`~lpsvr._interior.interior_point` of the LP over (P, R) to relative gap ``tol``."""
+    X, d, cost = samples.X, samples.d, samples.cost
+    G = gram(X[cols], X[row_samples], **kernel_params, n_jobs=n_jobs)
+    G *= row_signs  # in place: G (|P| x |R|) is the largest array of a round
+    q = epsilon + row_signs * d[row_samples]
+    return interior_point(G, row_signs, q, cost[row_samples], tol=tol)
