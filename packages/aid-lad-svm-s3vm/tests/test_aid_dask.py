@@ -133,8 +133,13 @@ def test_predictions_on_dask_are_lazy_and_equal():
     lazy = lad.predict(da.from_array(Xl, chunks=(500, 4)))
     assert isinstance(lazy, da.Array)
     np.testing.assert_allclose(lazy.compute(), lad.predict(Xl), rtol=1e-14)
+    # "auto" on Dask runs AID with "newton"; in memory it solves these 2,000 rows directly
+    # (newton-full), another certified answer (1e-4), so the in-memory reference runs
+    # AID's path too (as integration_tests/test_dask_faults does).
     fitted = pickle.loads(pickle.dumps(AIDSVC(random_state=0).fit(dX, y)))
-    np.testing.assert_array_equal(fitted.predict(X), svc.predict(X))
+    assert fitted.solver_ == "newton"
+    ref = AIDSVC(random_state=0, solver="newton").fit(X, y)
+    np.testing.assert_array_equal(fitted.predict(X), ref.predict(X))
 
 
 def test_bad_dask_input_is_reported():

@@ -30,12 +30,13 @@ def test_the_width_shrinks_gradually_and_certifies_in_few_steps(C):
     assert res.objective <= qp * (1 + 1e-4)
 
 
-def test_the_polish_skips_a_band_wider_than_twice_m_plus_one():
+def test_the_polish_skips_a_band_wider_than_m_plus_one():
     # In general position at most m + 1 rows lie on the margin at the optimum: a wider
     # band is not its partition and its O(k^3) least squares is not tried.
     rng = np.random.default_rng(0)
     m = 3
-    limit = _newton._POLISH_BAND_PER_FEATURE * (m + 1)
+    limit = m + 1
+    assert _newton._POLISH_BAND_PER_FEATURE * (m + 1) == limit
     X = rng.normal(size=(40, m))
     y = np.where(np.arange(40) % 2 == 0, 1.0, -1.0)
     cs = np.ones(40)

@@ -68,7 +68,7 @@ _LINE_RTOL = 1e-10
 # general position at most m + 1 rows lie on the optimum's margin, so a wider band is
 # not its partition, and the O(k^3) least squares was most of a stage at larger mu).
 _POLISH_MAX_BAND = 500
-_POLISH_BAND_PER_FEATURE = 2
+_POLISH_BAND_PER_FEATURE = 1
 
 
 @jit
