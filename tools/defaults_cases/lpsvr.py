@@ -9,10 +9,10 @@ coefficients ours / base (LP-SVR's nonzero alphas against SVR's support vectors)
 
 Left out, with the reason: Friedman #1 and the classification sets above
 ``DENSE_MAX_N`` training rows. With d > 1 the LP has hundreds of nonzero coefficients
-and the simplex works on a dense LP (HiGHS holds its dual, basis |P| + 1 rows, since
-2026-11-26: Friedman #1 at N = 2,000 ~20 s against SVR's 0.1 s, was ~60-90 s), so
-N = 20,000 would still not end in a run of minutes. The one-dimensional sinc has ~10
-nonzero coefficients at any N.
+and the simplex works on a dense LP: Friedman #1 at N = 2,000 takes 2.3 s against SVR's
+0.07-0.15 s, and at N = 10,000 93.5 s against SVR's 3.0 s (31x; c2f4828, one process,
+load about 3, standardized features), so N = 20,000 would not end in a run of minutes.
+The one-dimensional sinc has ~10 nonzero coefficients at any N.
 """
 
 import numpy as np
