@@ -166,6 +166,24 @@ def test_optimal_intercept_matches_linprog():
     assert s @ np.maximum(0.0, 1.0 - y * (scores + b)) == pytest.approx(res.fun, rel=1e-9)
 
 
+def test_optimal_intercept_with_many_equal_breakpoints_is_exact():
+    # The breakpoints are sorted by NumPy's default (unstable) sort since issue 16: with
+    # 3,000 rows on 7 distinct breakpoints every tie order must still give a minimizer
+    # (checked against all breakpoints) and the same one whatever the rows' order.
+    rng = np.random.default_rng(8)
+    n = 3000
+    scores = rng.integers(-3, 4, size=n).astype(float)
+    y = np.where(rng.random(n) < 0.45, 1.0, -1.0)
+    s = rng.integers(1, 4, size=n).astype(float)
+    b = optimal_intercept(scores, y, s)
+    value = s @ np.maximum(0.0, 1.0 - y * (scores + b))
+    candidates = np.unique(y - scores)
+    best = min(s @ np.maximum(0.0, 1.0 - y * (scores + c)) for c in candidates)
+    assert value == pytest.approx(best, rel=1e-12)
+    perm = rng.permutation(n)
+    assert optimal_intercept(scores[perm], y[perm], s[perm]) == b
+
+
 def test_optimal_intercept_tie_break_towards_b0():
     # One +1 and one -1 sample with weight 1: every b in [-1, 1] is optimal.
     scores, y = np.zeros(2), np.array([1.0, -1.0])

@@ -137,7 +137,11 @@ def optimal_intercept(
         return 0.0 if b0 is None else b0
     breaks = (y - scores)[keep]
     sw = sw[keep]
-    order = np.argsort(breaks, kind="stable")
+    # Equal breakpoints may come in any order: each order gives the same minimizer (the
+    # slope after a tie group is the same sum, up to rounding), and NumPy's default sort
+    # took 42 us against the stable sort's 162 us at n = 5,550 (a third of a certificate;
+    # issue 16).
+    order = np.argsort(breaks)
     breaks, sw = breaks[order], sw[order]
     total_pos = float(sw[(y[keep] > 0)[order]].sum())
     # Right derivative just after breakpoint k: cumsum(sw)[k] - total_pos.
