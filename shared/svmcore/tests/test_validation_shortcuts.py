@@ -15,7 +15,7 @@ from svmcore.validation import (
     validate_data,
     warn_feature_scales,
 )
-from svmcore.validation._magnitude import _column_abs_max
+from svmcore.validation._magnitude import _column_abs_max, _csr_column_abs_max
 from svmcore.validation._sklearn import _plain_arrays
 
 PARAMS = {"accept_sparse": "csr", "dtype": [np.float64, np.float32], "order": "C"}
@@ -188,3 +188,16 @@ def test_column_abs_max_is_numpy_and_the_scale_warning_is_unchanged(dtype):
         warn_feature_scales(X, "Est")
     expected = dtype == np.float64 or np.abs(X[:, 1]).max() > 0
     assert bool(caught) == bool(expected)
+
+
+def test_csr_column_scales_equal_scipys_column_max():
+    # warn_feature_scales reads CSR column scales from the stored values (issue 16): the
+    # same maxima as abs(X).max(axis=0), including an all-zero column and negatives.
+    import scipy.sparse as sp
+
+    X = sp.random(200, 30, density=0.2, random_state=3, format="csr")
+    X.data -= 0.6
+    X = sp.csr_matrix(X[:, :29].toarray() * 10.0 ** np.arange(-14, 15))
+    X = sp.hstack([X, sp.csr_matrix((200, 1))], format="csr")  # a column without entries
+    ref = np.asarray(abs(X).max(axis=0).todense()).ravel()
+    np.testing.assert_array_equal(_csr_column_abs_max(X.data, X.indices, X.shape[1]), ref)

@@ -103,6 +103,21 @@ def _column_abs_max(X):
     return top
 
 
+@jit_strict
+def _csr_column_abs_max(data, indices, n_features):
+    """The column maxima of ``|X|`` of a CSR matrix from its stored values (0 for a
+    column with none), in one pass: ``abs(X).max(axis=0)`` copied X and converted it to
+    CSC (8 ms of a 15,000 x 10,000 text fit, issue 16)."""
+    top = np.empty(n_features)
+    for j in range(n_features):
+        top[j] = 0.0
+    for p in range(data.size):
+        v = abs(data[p])
+        if v > top[indices[p]]:
+            top[indices[p]] = v
+    return top
+
+
 def warn_feature_scales(X: MatrixLike, estimator: str, *, limit: float = MAX_SCALE_RATIO) -> None:
     """Warn naming the cause when the columns of ``X`` differ in scale by more than ``limit``.
 
@@ -143,7 +158,8 @@ def warn_feature_scales(X: MatrixLike, estimator: str, *, limit: float = MAX_SCA
     if X.shape[0] == 0 or X.shape[1] < 2:
         return
     if sp.issparse(X):
-        top = np.asarray(abs(X).max(axis=0).todense(), dtype=np.float64).ravel()
+        X = sp.csr_matrix(X)  # no copy for CSR
+        top = _csr_column_abs_max(np.asarray(X.data, dtype=np.float64), X.indices, X.shape[1])
     else:
         top = _column_abs_max(np.ascontiguousarray(X))
     top = top[top > 0]
