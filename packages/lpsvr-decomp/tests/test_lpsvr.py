@@ -172,61 +172,61 @@ def test_decompositions_reach_full_lp_objective_and_kkt(kernel, seed):
         assert max(res.kkt["dual"], res.kkt["complementarity"]) < 1e-6
 
 
+def _row_column_at_full_optimum(X, d, kernel, **options):
+    """``fit_row_column`` on ``(X, d)`` (cost 2, epsilon 0.1, one thread), asserted
+    converged at the full LP's optimum (one HiGHS solve of the whole LP) with its KKT
+    conditions on every sample."""
+    params, full_kernel = KERNELS[kernel]
+    cost = np.full(d.size, 2.0)
+    eps = 0.1
+    ref = fit_lp_svr(X, d, cost, epsilon=eps, kernel_params=params, decomposition="none", n_jobs=1)
+    res = fit_row_column(X, d, cost, epsilon=eps, kernel_params=params, n_jobs=1, **options)
+    assert res.converged
+    assert res.objective == pytest.approx(ref.objective, rel=1e-6)
+    check_full_kkt(full_kernel(X), d, cost, eps, res.alpha, res.b, res.mu, res.nu)
+    assert max(res.kkt["dual"], res.kkt["complementarity"]) < 1e-6
+    return res
+
+
 @pytest.mark.parametrize("kernel", ["rbf", "linear", "poly"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_row_column_with_coarse_start_reaches_full_lp(kernel, seed):
     """Row/column generation started from exact solutions on random subsamples (two levels)."""
-    params, full_kernel = KERNELS[kernel]
     X, d = (sinc_data if kernel == "rbf" else friedman_like)(400, seed)
-    N = len(d)
-    cost = np.full(N, 2.0)
-    eps = 0.1
-    ref = fit_lp_svr(X, d, cost, epsilon=eps, kernel_params=params, decomposition="none", n_jobs=1)
-    res = fit_row_column(
+    res = _row_column_at_full_optimum(
         X,
         d,
-        cost,
-        epsilon=eps,
-        kernel_params=params,
+        kernel,
         B0=8,
         random_state=seed,
-        n_jobs=1,
         price_size=50,
         max_add_columns=3,
         coarsen=3,
         min_level=40,
         interior=False,  # the simplex rounds from the start (the interior start: below)
     )
-    assert res.converged
     assert {h["n_samples"] for h in res.history} == {44, 133, 400}  # three levels
     assert {h["step"] for h in res.history} >= {"rows", "partial pricing", "full pricing"}
-    assert res.objective == pytest.approx(ref.objective, rel=1e-6)
-    check_full_kkt(full_kernel(X), d, cost, eps, res.alpha, res.b, res.mu, res.nu)
-    assert max(res.kkt["dual"], res.kkt["complementarity"]) < 1e-6
 
 
 @pytest.mark.parametrize("data", ["friedman5", "friedman10", "sinc"])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_row_column_interior_point_start_reaches_full_lp(data, seed):
     """The interior-point start (default when d > 1) ends at the full LP's optimum."""
-    params, full_kernel = KERNELS["rbf"]
     if data == "sinc":
         X, d = sinc_data(500, seed)
     else:
         n_features = int(data[len("friedman") :])
         X, d = make_friedman1(500, n_features=n_features, noise=0.5, random_state=seed)
         X, d = (X - 0.5) * 2.0, d / 5.0
-    cost = np.full(d.size, 2.0)
-    eps = 0.1
-    ref = fit_lp_svr(X, d, cost, epsilon=eps, kernel_params=params, decomposition="none", n_jobs=1)
-    kw = dict(epsilon=eps, kernel_params=params, random_state=seed, n_jobs=1, coarsen=3)
-    res = fit_row_column(X, d, cost, interior=True, min_level=100, **kw)
-    assert res.converged
+    kw = dict(random_state=seed, coarsen=3, min_level=100)
+    res = _row_column_at_full_optimum(X, d, "rbf", interior=True, **kw)
     assert {h["n_samples"] for h in res.history} == {166, 500}  # a subsample level
-    assert res.objective == pytest.approx(ref.objective, rel=1e-6)
-    check_full_kkt(full_kernel(X), d, cost, eps, res.alpha, res.b, res.mu, res.nu)
-    assert max(res.kkt["dual"], res.kkt["complementarity"]) < 1e-6
-    simplex = fit_row_column(X, d, cost, interior=False, min_level=100, **kw)
+    params = KERNELS["rbf"][0]
+    cost = np.full(d.size, 2.0)
+    simplex = fit_row_column(
+        X, d, cost, epsilon=0.1, kernel_params=params, n_jobs=1, interior=False, **kw
+    )
     assert simplex.objective == pytest.approx(res.objective, rel=1e-9)
 
 
@@ -248,27 +248,11 @@ def test_interior_start_stopped_anywhere_still_reaches_full_lp(
         "interior_sets",
         partial(row_column.interior_sets, tail=tail, drop_columns=drop_columns),
     )
-    params, full_kernel = KERNELS["rbf"]
     X, d = make_friedman1(400, n_features=10, noise=0.5, random_state=3)
     X, d = (X - 0.5) * 2.0, d / 5.0
-    cost = np.full(d.size, 2.0)
-    eps = 0.1
-    ref = fit_lp_svr(X, d, cost, epsilon=eps, kernel_params=params, decomposition="none", n_jobs=1)
-    res = fit_row_column(
-        X,
-        d,
-        cost,
-        epsilon=eps,
-        kernel_params=params,
-        random_state=3,
-        n_jobs=1,
-        interior=True,
-        interior_final_tol=final_tol,
+    _row_column_at_full_optimum(
+        X, d, "rbf", random_state=3, interior=True, interior_final_tol=final_tol
     )
-    assert res.converged
-    assert res.objective == pytest.approx(ref.objective, rel=1e-6)
-    check_full_kkt(full_kernel(X), d, cost, eps, res.alpha, res.b, res.mu, res.nu)
-    assert max(res.kkt["dual"], res.kkt["complementarity"]) < 1e-6
 
 
 @pytest.mark.parametrize("block_entries", [1, 37 * 10, 37 * 333, 1 << 20])
