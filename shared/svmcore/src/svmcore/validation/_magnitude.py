@@ -107,14 +107,17 @@ def _column_abs_max(X):
 def _csr_column_abs_max(data, indices, n_features):
     """The column maxima of ``|X|`` of a CSR matrix from its stored values (0 for a
     column with none), in one pass: ``abs(X).max(axis=0)`` copied X and converted it to
-    CSC (8 ms of a 15,000 x 10,000 text fit, issue 16)."""
+    CSC (8 ms of a 15,000 x 10,000 text fit, issue 16). Every entry stores its column's
+    maximum, without a branch: the store only when larger mispredicted on text (0.97 vs
+    0.47 ms for its 1.2 million entries)."""
     top = np.empty(n_features)
     for j in range(n_features):
         top[j] = 0.0
     for p in range(data.size):
         v = abs(data[p])
-        if v > top[indices[p]]:
-            top[indices[p]] = v
+        j = indices[p]
+        t = top[j]
+        top[j] = v if v > t else t
     return top
 
 
