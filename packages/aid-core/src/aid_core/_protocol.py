@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from svmcore.clustering import ChunkedClusters, Clusters, mixed_groups
+from svmcore.clustering import Clusters, mixed_groups
 from svmcore.typing import RandomStateLike
 
 from ._data import DataSource
@@ -120,8 +120,11 @@ class Evaluation:
         Per-sample side of the optimality condition (residual sign for LAD, margin side
         for SVM, the 4-way code for S3VM). A cluster satisfies the condition iff all its
         members share one key; the default declustering splits clusters by this key.
-        A Dask array kept on the workers when the clusters are
-        :class:`svmcore.clustering.ChunkedClusters` (so is ``free``).
+        With :class:`svmcore.clustering.ChunkedClusters` (labels kept on Dask workers)
+        a Dask array chunked like the labels (so is ``free``), or a
+        :class:`svmcore.clustering.KeyTally`: the keys' (cluster, key) counts, taken in
+        the evaluation's own pass, the keys recomputed where the rows are when the
+        split clusters are next aggregated (``free`` is then None).
     free : ndarray of shape (n_samples,) of bool or None, default=None
         Samples compatible with every key (a zero LAD residual, an SVM sample exactly on
         the margin: the optimality proofs hold whichever side they are counted on). They
@@ -197,18 +200,12 @@ class AIDProblem(ABC):
         Returns ``(new_clusters, n_split)``; ``n_split == 0`` means the optimality
         condition holds. The default splits every cluster whose non-free members do not
         share one ``evaluation.key`` by that key (Steps 2(a)-(b) of the paper for LAD and
-        SVM); see :func:`violated_clusters`. With a
-        :class:`svmcore.clustering.ChunkedClusters` (labels kept on Dask workers) the key
-        and ``free`` are Dask arrays chunked like the labels, and the test and the split
-        run where they live (:meth:`~svmcore.clustering.ChunkedClusters.split_violated`).
+        SVM): :meth:`svmcore.clustering.Clusters.split_violated`, which a
+        :class:`svmcore.clustering.ChunkedClusters` (labels kept on Dask workers) runs
+        where its labels live, with the key a Dask array chunked like them or a
+        :class:`svmcore.clustering.KeyTally` taken by the evaluation's pass.
         """
-        if isinstance(clusters, ChunkedClusters):  # labels and keys live on Dask workers
-            new, violated = clusters.split_violated(evaluation.key, evaluation.free)
-            return new, int(violated.size)
-        violated = violated_clusters(clusters.labels, clusters.n_clusters, evaluation)
-        if violated.size == 0:
-            return clusters, 0
-        new, _ = clusters.split(evaluation.key, clusters=violated)
+        new, violated = clusters.split_violated(evaluation.key, evaluation.free)
         return new, int(violated.size)
 
 

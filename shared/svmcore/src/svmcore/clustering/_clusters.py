@@ -10,7 +10,7 @@ import scipy.sparse as sp
 
 from ..typing import ArrayLike, MatrixLike
 from ..validation import check_float_array, check_indices
-from ._label_passes import split_by_key
+from ._label_passes import mixed_groups, split_by_key
 from ._sums import group_sums
 
 __all__ = ["Clusters"]
@@ -242,6 +242,38 @@ class Clusters:
         parent = np.empty(new_id.size, dtype=np.int64)
         parent[new_id] = row
         return self._child(labels, split, parent), split
+
+    def split_violated(
+        self, key: ArrayLike, free: ArrayLike | None = None
+    ) -> tuple[Clusters, np.ndarray]:
+        """AID's declustering: split every cluster whose non-free members carry more than one key.
+
+        A cluster is mixed when its members other than the ``free`` ones carry more than
+        one key (:func:`mixed_groups`); the mixed clusters are split by :meth:`split`
+        (``free`` members go with their own key). :class:`ChunkedClusters` does the same
+        where its labels live.
+
+        Parameters
+        ----------
+        key : array-like of int, shape (n_samples,)
+            Per-sample key.
+        free : array-like of bool, shape (n_samples,), or None, default=None
+            Samples that never make a cluster mixed.
+
+        Returns
+        -------
+        new : Clusters
+            The split partition (``self`` when nothing is mixed).
+        violated : ndarray of int64
+            The mixed clusters, ascending.
+        """
+        key = np.asarray(key)
+        free = None if free is None else np.asarray(free, dtype=bool)
+        violated = mixed_groups(self.labels, key, self.n_clusters, free)
+        if violated.size == 0:
+            return self, violated
+        new, _ = self.split(key, clusters=violated)
+        return new, violated
 
     def _child(self, labels, split, parent):
         """The partition split from this one, knowing which clusters changed."""
