@@ -1,8 +1,11 @@
 """Primal smoothed Newton with an exact bias against libsvm, HiGHS's dual QP and DCD."""
 
+import warnings
+
 import numpy as np
 import pytest
 from _svm_problems import dual_qp_optimum, weighted_svm_data
+from sklearn.exceptions import ConvergenceWarning
 
 from svmcore.solvers import fit_weighted_svm, hinge_objective
 from svmcore.solvers._dcd import dcd_weighted_svm
@@ -153,3 +156,50 @@ def test_fixed_intercept_is_checked():
     X, y, _ = _data(10, 2, 0)
     with pytest.raises(ValueError, match="intercept"):
         newton_weighted_svm(X, y, intercept=float("nan"))
+
+
+def _scaled_problem(exponent, mixed):
+    rng = np.random.default_rng(3)
+    y = np.where(rng.random(60) < 0.5, 1.0, -1.0)
+    X = rng.normal(size=(60, 3)) + 0.8 * y[:, None]
+    scale = 10.0**exponent
+    return X * (np.array([scale, 1.0, 1.0]) if mixed else scale), y
+
+
+@pytest.mark.parametrize("mixed", [False, True])
+@pytest.mark.parametrize("exponent", [-150, -100, -20, -5, 0, 2, 5, 10, 20, 50, 100, 150])
+def test_unscaled_data_is_certified_or_warned_about(exponent, mixed):
+    # issue 19: on unscaled data (features 1e5..1e150, all or one column) Newton returned
+    # an uncertified answer (relative gaps 2e-8 to 1e269) with no word. Now each solve is
+    # certified (the bound recomputed here) or warns naming the data's scale.
+    X, y = _scaled_problem(exponent, mixed)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = newton_weighted_svm(X, y, C=1.0, gap_tol=1e-9)
+    scale_warnings = [w for w in caught if issubclass(w.category, ConvergenceWarning)]
+    if res.converged:
+        assert res.gap <= 1e-9 and not scale_warnings
+        a = res.feasible_dual_coef
+        assert np.all((a >= 0) & (a <= 1.0)) and abs(a @ y) <= 1e-9 * max(a.sum(), 1e-300)
+        u = X.T @ (a * y)
+        assert res.dual_objective == pytest.approx(a.sum() - 0.5 * u @ u, rel=1e-12)
+        assert res.objective == pytest.approx(
+            hinge_objective(res.coef, res.intercept, X, y, C=1.0), rel=1e-12
+        )
+    else:
+        assert len(scale_warnings) == 1
+        message = str(scale_warnings[0].message)
+        assert "C s_i ||x_i||^2" in message and "rescale X" in message
+        assert f"{res.gap:.3g}" in message
+    if exponent <= 2:  # ordinary and tiny scales certify
+        assert res.converged
+    if exponent >= 10:  # 1e10 and beyond: uncertified
+        assert not res.converged
+
+
+def test_step_budget_does_not_warn():
+    X, y = _scaled_problem(20, False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = newton_weighted_svm(X, y, C=1.0, gap_tol=1e-9, max_steps=3)
+    assert not res.converged and res.n_epochs <= 3
