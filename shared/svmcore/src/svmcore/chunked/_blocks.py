@@ -124,7 +124,10 @@ class RowBlocks:
         # they would run twice.
         done = dask.persist(*(rows for _, rows in deferred), *targets, optimize_graph=False)
         for (d, _), rows in zip(deferred, done, strict=False):
-            d.kept = rows
+            # Its inputs (the previous labels) are no longer held for it: they leave the
+            # workers' memory with their last reference (the scheduler keeps the
+            # lineage that recomputes a lost chunk).
+            d.kept, d.per_row, d.shared = rows, (), ()
         return done[len(deferred) :]
 
     def map(self, fn: Callable, *per_row: np.ndarray, shared: Sequence = ()) -> list:
