@@ -18,7 +18,7 @@ import lpsvr._lpsvc
 import lpsvr._lpsvr
 from lpsvr import LPSVC, LPSVR
 from lpsvr._constraint_decomposition import constraint_decomposition
-from lpsvr._interior import _scaled_syrk
+from lpsvr._interior import _scaled_syrk, interior_point
 from lpsvr._lp import RowColumnLP, solve_svr_lp
 from lpsvr._row_column import fit_row_column
 from lpsvr._variable_decomposition import fit_lp_svr
@@ -231,28 +231,83 @@ def test_row_column_interior_point_start_reaches_full_lp(data, seed):
 
 
 @pytest.mark.parametrize(
-    ("tail", "drop_columns", "final_tol"),
-    [(0.0, 0.3, None), (0.01, 0.1, 1e-6), (1.0, 0.3, None), (1.0, 0.3, 1e-6)],
+    ("tail", "drop_columns", "final_tol", "drop", "warm_change"),
+    [
+        (0.0, 0.3, None, 1.0, 0.1),
+        (0.01, 0.1, 1e-6, 1.0, 0.1),
+        (1.0, 0.3, None, 1.0, 0.1),
+        (1.0, 0.3, 1e-6, 1.0, 0.1),
+        (0.0, 0.3, 1e-6, 0.1, 0.0),  # rows dropped near the edge, every point cold
+        (0.0, 0.3, 1e-6, np.inf, 1.0),  # rows never dropped, every point warm
+        (0.01, 0.3, None, 1.0, 1.0),
+    ],
 )
 def test_interior_start_stopped_anywhere_still_reaches_full_lp(
-    monkeypatch, tail, drop_columns, final_tol
+    monkeypatch, tail, drop_columns, final_tol, drop, warm_change
 ):
     """However early the interior rounds stop (``tail``: 1.0 stops after the first round,
-    0.0 runs them until nothing is added), whatever they drop and whichever point the
+    0.0 runs them until nothing is added), whatever they drop, whichever points start
+    warm (``warm_change``: 0 none, 1 every point after the first) and whichever point the
     basis is guessed from (``final_tol``), the exact rounds end at the full LP's optimum
     and satisfy its KKT conditions on every sample."""
     import lpsvr._row_column as row_column
 
-    monkeypatch.setattr(
-        row_column,
-        "interior_sets",
-        partial(row_column.interior_sets, tail=tail, drop_columns=drop_columns),
-    )
+    options = dict(tail=tail, drop_columns=drop_columns, drop=drop, warm_change=warm_change)
+    monkeypatch.setattr(row_column, "interior_sets", partial(row_column.interior_sets, **options))
     X, d = make_friedman1(400, n_features=10, noise=0.5, random_state=3)
     X, d = (X - 0.5) * 2.0, d / 5.0
     _row_column_at_full_optimum(
         X, d, "rbf", random_state=3, interior=True, interior_final_tol=final_tol
     )
+
+
+def _dual_row_column_lp(n, n_cols, seed):
+    """The dual LP over all rows and ``n_cols`` random columns: ``(G, s, q, u)`` and the
+    optimum of one HiGHS solve of it."""
+    X, d = make_friedman1(n, n_features=10, noise=0.5, random_state=seed)
+    X, d = (X - 0.5) * 2.0, d / 5.0
+    cols = np.random.default_rng(seed).choice(n, n_cols, replace=False)
+    s = np.r_[-np.ones(n), np.ones(n)]
+    G = rbf_kernel(X[cols], np.r_[X, X], gamma=0.1) * s
+    q, u = 0.1 + s * np.r_[d, d], np.full(2 * n, 2.0)
+    A_ub, b_ub = np.r_[G, -G], np.ones(2 * n_cols)
+    ref = linprog(q, A_ub=A_ub, b_ub=b_ub, A_eq=s[None], b_eq=[0.0], bounds=np.c_[0 * u, u])
+    assert ref.status == 0
+    return (G, s, q, u), ref.fun
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_warm_started_interior_point_reaches_the_lp_optimum(seed):
+    """interior_point from a start (the interior rounds' warm start) ends at the LP's
+    optimum as from the cold start: from a loose point on smaller sets (rows and columns
+    missing, as after a round's additions), from an optimal point (in fewer steps than
+    cold), and from a start that is no point of the LP at all."""
+    lp, opt = _dual_row_column_lp(300, 60, seed)
+    G, s, q, u = lp
+    cold = interior_point(*lp, tol=1e-8)
+    rng = np.random.default_rng(seed)
+    keep_c = np.ones(G.shape[0], dtype=bool)
+    keep_c[rng.choice(keep_c.size, 6, replace=False)] = False
+    keep_r = np.ones(G.shape[1], dtype=bool)
+    keep_r[rng.choice(keep_r.size, 40, replace=False)] = False
+    sub = interior_point(G[keep_c][:, keep_r], s[keep_r], q[keep_r], u[keep_r], tol=1e-3)
+    pi = 0.5 * u  # the rows missing from the smaller sets start mid-box, as new rows do
+    pi[keep_r] = sub["pi"]
+    y = np.zeros(G.shape[0] + 1)
+    y[0], y[1:][keep_c] = sub["y"][0], sub["y"][1:]
+    starts = {
+        "smaller sets": (pi, y),
+        "optimal": (cold["pi"], cold["y"]),
+        "arbitrary": (rng.uniform(-1.0, 3.0, u.size), rng.standard_normal(y.size)),
+    }
+    for name, start in starts.items():
+        warm = interior_point(*lp, tol=1e-8, start=start)
+        assert warm["gap"] < 1e-8, name
+        assert q @ warm["pi"] == pytest.approx(opt, rel=1e-7), name
+        assert np.all((warm["pi"] >= 0.0) & (warm["pi"] <= u)), name
+        assert np.abs(G @ warm["pi"]).max() <= 1.0 + 1e-6 and abs(s @ warm["pi"]) < 1e-6, name
+    assert q @ cold["pi"] == pytest.approx(opt, rel=1e-7)
+    assert interior_point(*lp, tol=1e-8, start=starts["optimal"])["n_iter"] < cold["n_iter"]
 
 
 @pytest.mark.parametrize("block_entries", [1, 37 * 10, 37 * 333, 1 << 20])
