@@ -70,6 +70,41 @@ def test_sparse_equals_dense():
     np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-8, atol=1e-10)
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("make", [TSVMClassifier, MFAClassifier])
+def test_serial_and_parallel_products_give_the_same_fit(make, sparse, monkeypatch):
+    # svmcore runs a product on two threads from PARALLEL_MIN_WORK stored entries (raised
+    # for OpenMP's passive wait, so g241c-like's fits became serial): the fit is the same
+    # on either side of the threshold, up to the rounding of the per-thread sums.
+    from svmcore.linalg import _products
+
+    X, y, _ = two_clusters(5, n=400, d=30)
+    X = sp.csr_matrix(X) if sparse else X
+    launches = []
+    for name in ("_dense_fused_rows", "_csr_matvec_rows"):
+        kernel = getattr(_products, name)
+        spy = lambda *a, _k=kernel: launches.append(1) or _k(*a)  # noqa: E731
+        monkeypatch.setattr(_products, name, spy)
+    monkeypatch.setattr(_products, "PARALLEL_MIN_WORK", 1)
+    parallel = make(unlabeled_value=-1, n_jobs=2).fit(X, y)
+    n_parallel = len(launches)
+    monkeypatch.setattr(_products, "PARALLEL_MIN_WORK", X.shape[0] * X.shape[1] + 1)
+    serial = make(unlabeled_value=-1, n_jobs=2).fit(X, y)
+    assert len(launches) == n_parallel  # the serial fit launched no parallel product
+    assert n_parallel > 0 or __import__("numba").config.NUMBA_NUM_THREADS == 1
+    # the same path: every retraining or annealing step takes as many Newton iterations
+    steps = [[rec["mfn_iter"] for rec in fit.history_] for fit in (serial, parallel)]
+    assert steps[0] == steps[1] and serial.n_iter_ == parallel.n_iter_
+    np.testing.assert_array_equal(serial.transduction_, parallel.transduction_)
+    # MFA's OPTIMIZE-W stops on an absolute objective change (SVMlin's 1e-6), short of the
+    # optimum, so the rounding is not damped: 2e-10 / 7e-10 apart here (dense / CSR), as
+    # n_jobs=1 against 2 threads was before; TSVM's fits: 2e-16 / 2e-15.
+    rtol = 1e-9 if make is MFAClassifier else 1e-12
+    assert abs(serial.objective_ - parallel.objective_) <= rtol * parallel.objective_
+    scale = np.abs(parallel.coef_).max()
+    np.testing.assert_allclose(serial.coef_, parallel.coef_, rtol=1e-7, atol=1e-8 * scale)
+
+
 def test_annealing_reaches_final_lambda():
     X, y, _ = two_clusters(4, n=200)
     clf = TSVMClassifier(unlabeled_value=-1, alpha_unlabeled=0.7, anneal_factor=1.5).fit(X, y)

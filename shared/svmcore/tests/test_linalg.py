@@ -56,7 +56,7 @@ def _normal_solution(A, y, cost, lam, rows):
 def test_products_match_numpy(sparse, dtype, intercept, n_jobs, size):
     # "large" exceeds PARALLEL_MIN_WORK, so the parallel kernels (per-thread buffers
     # and serial reduction) run; "small" takes the serial path.
-    n, d = (60, 15) if size == "small" else (12000, 100)
+    n, d = (60, 15) if size == "small" else (30000, 100)  # CSR: 675,000 stored entries
     X, _, _, rng = _data(n=n, d=d, dtype=dtype)
     A = _augment(X, intercept)
     rows = np.sort(rng.choice(n, 3 * n // 4, replace=False))
@@ -87,6 +87,32 @@ def test_products_match_numpy(sparse, dtype, intercept, n_jobs, size):
     np.testing.assert_allclose(xcq, AJ.T @ (c * (AJ @ v)), rtol=rtol, atol=rtol)
     np.testing.assert_allclose(xz2, 2 * xz, rtol=rtol, atol=rtol)
     np.testing.assert_array_equal(xcq2, xcq)
+
+
+def test_products_go_parallel_at_the_threshold_and_both_sides_agree(monkeypatch):
+    # PARALLEL_MIN_WORK stored entries and more run on the threads, fewer serially (the
+    # threshold was raised for OpenMP's passive wait; g241c-like's 1,500 x 241 is serial).
+    from svmcore.linalg import _products
+
+    d = 250
+    n = _products.PARALLEL_MIN_WORK // d
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((n + 10, d))
+    assert not RowProducts(np.zeros((1500, 241)))._parallel(np.arange(1500))
+    with numba_threads(2):
+        ops = RowProducts(X, True)
+        two = ops._buffers.shape[0] > 1  # one thread where Numba has one
+        assert ops._parallel(np.arange(n)) == two
+        assert not ops._parallel(np.arange(n - 1))
+        # the same products on both sides of the threshold, to the rounding of the sums
+        rows = np.arange(n)
+        p, z, c = rng.standard_normal(d + 1), rng.standard_normal(n), rng.random(n)
+        parallel = ops.fused(p, z, c, rows), ops.matvec(p, rows), ops.rmatvec(z, rows)
+        monkeypatch.setattr(_products, "PARALLEL_MIN_WORK", n * d + 1)
+        assert not ops._parallel(rows)
+        serial = ops.fused(p, z, c, rows), ops.matvec(p, rows), ops.rmatvec(z, rows)
+    for a, b in zip((*parallel[0], *parallel[1:]), (*serial[0], *serial[1:]), strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12 * np.abs(b).max())
 
 
 def test_products_keep_float32_matrix_without_copy():

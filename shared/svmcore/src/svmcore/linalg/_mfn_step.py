@@ -21,10 +21,10 @@ import scipy.sparse as sp
 from .._threads import effective_n_threads
 from ..numba_config import jit_strict
 from ..typing import MatrixLike
+from . import _products
 from ._cgls import _cg_csr_serial, _cg_dense_serial, _residual
 from ._line_search import _ray_pieces, _scan_breakpoints
 from ._products import (
-    PARALLEL_MIN_WORK,
     _csr_matvec_range,
     _csr_rmatvec_range,
     _dense_matvec_range,
@@ -237,7 +237,8 @@ def mfn_step_is_serial(X: MatrixLike) -> bool:
         Numba has one thread).
     """
     work = X.nnz if sp.issparse(X) else X.shape[0] * X.shape[1]
-    return work < PARALLEL_MIN_WORK or effective_n_threads(None) == 1
+    # read at call time: the products' threshold, one value for both dispatches
+    return work < _products.PARALLEL_MIN_WORK or effective_n_threads(None) == 1
 
 
 def mfn_step(

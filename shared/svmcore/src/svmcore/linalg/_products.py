@@ -265,8 +265,15 @@ def _unsigned(index):
     return index.view(np.dtype(f"u{index.dtype.itemsize}"))
 
 
-#: Products touching fewer stored entries than this run serially.
-PARALLEL_MIN_WORK = 200_000
+#: Products touching fewer stored entries than this run serially. svmcore starts
+#: OpenMP's threads waiting passively (``numba_config``), so each parallel region first
+#: wakes the sleeping worker: 40-70 us a launch on the 2-core reference machine (TSVM/MFA
+#: fits, passive against spinning, divided by their launch counts), more than a second
+#: thread saves on a product of a few hundred thousand entries (g241c-like's 1,480 x 241
+#: one-pass product: 90 us serial, 100 us on two threads; svmcore text's 10,000-row CSR
+#: products: 148 / 168 us serial, 160 / 184 us on two). Was 200,000 while the threads
+#: spun; figures in docs/benchmarks.rst (TSVM/MFA paragraph).
+PARALLEL_MIN_WORK = 500_000
 
 
 class RowProducts:
