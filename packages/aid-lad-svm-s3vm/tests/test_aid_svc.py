@@ -388,6 +388,23 @@ def test_auto_direct_solve_falls_back_to_aid_when_not_certified(monkeypatch):
     assert est.solver_ == "newton" and est.n_iter_ > 1 and est.converged_
 
 
+def test_unscaled_data_warn_once_through_the_fit_not_per_newton_solve():
+    # issue 19: svmcore's Newton solver now warns when it stops uncertified; AIDSVC's
+    # direct solve (falls back to AID) and AID's aggregated solves (the loop has its own
+    # bound and warnings) silence it, so features of 1e18 give the fit's own warning
+    # (a stall) and not one per Newton solve (29 of them before the callers passed
+    # warn=False).
+    rng = np.random.default_rng(0)
+    y = np.where(rng.random(300) < 0.5, 1, 0)
+    X = (rng.normal(size=(300, 4)) + 0.8 * (2 * y[:, None] - 1)) * 1e18
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est = AIDSVC(random_state=0).fit(X, y)
+    messages = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert not est.converged_ and est.stop_reason_ == "stalled"
+    assert messages and not any("newton_weighted_svm" in m for m in messages)
+
+
 def test_auto_solver_is_recorded(monkeypatch):
     import aid_models._svc_auto as auto
 

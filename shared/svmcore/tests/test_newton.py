@@ -197,9 +197,11 @@ def test_unscaled_data_is_certified_or_warned_about(exponent, mixed):
         assert not res.converged
 
 
-def test_step_budget_does_not_warn():
+def test_step_budget_and_warn_false_do_not_warn():
     X, y = _scaled_problem(20, False)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         res = newton_weighted_svm(X, y, C=1.0, gap_tol=1e-9, max_steps=3)
+        quiet = newton_weighted_svm(X, y, C=1.0, gap_tol=1e-9, warn=False)
     assert not res.converged and res.n_epochs <= 3
+    assert not quiet.converged and quiet.mu <= 1e-12  # stopped at the width floor

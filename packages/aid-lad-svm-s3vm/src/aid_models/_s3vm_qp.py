@@ -21,11 +21,9 @@ near-singular rows (two columns equal up to 1e-9) it failed (``kSolveError``;
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
 
 from svmcore.docstrings import fill_doc
 from svmcore.linalg import power_of_two_scaling
@@ -78,17 +76,6 @@ class WeightedSVMSolution:
     gap: float
 
 
-def _newton(Xs, y, cs, balance, k):
-    """svmcore's Newton solve of the scaled problem: bias free, or fixed at the balance
-    target (on the rows ``x_k - x_bar``)."""
-    if balance is None:
-        return newton_weighted_svm(Xs, y, cs, C=1.0, gap_tol=GAP_TARGET)
-    x_bar, target = np.asarray(balance[0], dtype=np.float64), float(balance[1])
-    return newton_weighted_svm(
-        Xs - np.ldexp(x_bar, -k), y, cs, C=1.0, gap_tol=GAP_TARGET, intercept=target
-    )
-
-
 @fill_doc(_DOCS)
 def solve_weighted_svm(
     X: MatrixLike,
@@ -131,12 +118,10 @@ def solve_weighted_svm(
     # exact in binary) whenever the entries leave [2^-8, 2^8].
     Xs, k = power_of_two_scaling(X, low=2.0**-8, high=2.0**8)
     cs = np.ldexp(cost, 2 * k)
-    # Newton warns when it stops above GAP_TARGET (svmcore, issue 19); here the gap is
-    # checked below against GAP_ACCEPT, with dual CD as the fallback and SolverError last.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        res = _newton(Xs, y, cs, balance, k)
+    # warn=False: the gap is checked below against GAP_ACCEPT (then dual CD, then
+    # SolverError), so Newton's own warning above GAP_TARGET is not the outcome.
     if balance is None:
+        res = newton_weighted_svm(Xs, y, cs, C=1.0, gap_tol=GAP_TARGET, warn=False)
         steps = f"{res.n_epochs} Newton steps"
         dual = float(res.dual_objective)
         if not res.gap <= GAP_ACCEPT:
@@ -151,6 +136,15 @@ def solve_weighted_svm(
         w, b = np.ldexp(res.coef, -k), float(res.intercept)
     else:
         x_bar, target = np.asarray(balance[0], dtype=np.float64), float(balance[1])
+        res = newton_weighted_svm(
+            Xs - np.ldexp(x_bar, -k),
+            y,
+            cs,
+            C=1.0,
+            gap_tol=GAP_TARGET,
+            intercept=target,
+            warn=False,
+        )
         steps, dual = f"{res.n_epochs} Newton steps", float(res.dual_objective)
         w = np.ldexp(res.coef, -k)
         b = target - float(x_bar @ w)

@@ -8,11 +8,9 @@ per sample, so the estimator's fitted attributes are the same for every solver.
 from __future__ import annotations
 
 import time
-import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.exceptions import ConvergenceWarning
 
 from aid_core import AggregatedSolution, AIDHistory, AIDResult, Evaluation, relative_gap
 from svmcore import blas_threads
@@ -39,12 +37,9 @@ def _fit_full(X, y, sw, C, gap_tol, seed, solver="dcd-full"):
     start = time.perf_counter()
     with blas_threads(1):  # small BLAS calls only (see svmcore.blas_threads)
         if solver == "newton-full":
-            # An uncertified solve falls back to AID (AIDSVC.fit), which warns if that
-            # fails too: Newton's own ConvergenceWarning (svmcore, issue 19) is not the
-            # fit's outcome.
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                res = newton_weighted_svm(X, y, sw, C=C, gap_tol=gap_tol)
+            # warn=False: an uncertified solve falls back to AID (AIDSVC.fit), which
+            # warns itself if that fails too.
+            res = newton_weighted_svm(X, y, sw, C=C, gap_tol=gap_tol, warn=False)
             note = f"newton-full steps={res.n_epochs} stages={res.n_rounds}"
         else:
             eps = SPARSE_FIRST_EPS if sp.issparse(X) else 0.1

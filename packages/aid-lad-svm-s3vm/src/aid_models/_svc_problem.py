@@ -357,11 +357,11 @@ class _SVCProblem(AIDProblem):
             mu0 = min(2.0, _NEWTON_MU_RESTART * previous.params["mu"])
         target = self._inner_target(context)
         Xm = agg["X"].toarray() if sp.issparse(agg["X"]) else agg["X"]  # |K^t| x m, m small
-        res = newton_weighted_svm(
-            Xm, agg["y"], agg["W"], C=self.est.C, gap_tol=target, w0=w0, b0=b0, mu0=mu0
-        )
-        params = {"w": res.coef, "b": res.intercept, "alpha": res.feasible_dual_coef}
-        params["mu"] = res.mu
+        res = newton_weighted_svm(  # warn=False: AID's loop handles an uncertified solve
+            Xm, agg["y"], agg["W"], C=self.est.C, gap_tol=target, w0=w0, b0=b0, mu0=mu0,
+            warn=False,
+        )  # fmt: skip
+        params = {"w": res.coef, "b": res.intercept, "alpha": res.feasible_dual_coef, "mu": res.mu}
         note = f"newton target={target:.0e} steps={res.n_epochs} stages={res.n_rounds}"
         return _Solved(params, float(res.objective), float(res.dual_objective), "newton", note=note)
 

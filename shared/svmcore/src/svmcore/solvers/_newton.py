@@ -345,6 +345,7 @@ def newton_weighted_svm(
     mu0: float = 2.0,
     max_steps: int = 1000,
     intercept: float | None = None,
+    warn: bool = True,
 ) -> DCDResult:
     """Weighted linear L1-hinge SVM with unregularized bias, to a certified relative gap.
 
@@ -379,6 +380,9 @@ def newton_weighted_svm(
         objective over ``w`` alone (``b0`` is ignored, ``X`` is not centred). The dual
         then has no equality constraint: any ``alpha`` in the box is feasible, with the
         dual objective ``sum alpha_i (1 - y_i b) - 0.5 ||sum alpha_i y_i x_i||^2``.
+    warn : bool, default=True
+        Warn when the solve stops uncertified (below); False for callers that check
+        ``converged`` and handle it themselves (a fallback, a loop with its own bound).
 
     Returns
     -------
@@ -389,10 +393,11 @@ def newton_weighted_svm(
     Warns
     -----
     ConvergenceWarning
-        When the smoothing width reaches its floor (1e-12) before the certificate holds:
-        the result has ``converged=False``, and the message gives ``max C s_i
-        ||x_i||^2``, the data's scale that makes such problems nearly hard-margin ones
-        (rescale ``X`` or lower ``C``). Running out of ``max_steps`` does not warn.
+        With ``warn``, when the smoothing width reaches its floor (1e-12) before the
+        certificate holds: the result has ``converged=False``, and the message gives
+        ``max C s_i ||x_i||^2``, the data's scale that makes such problems nearly
+        hard-margin ones (rescale ``X`` or lower ``C``). Running out of ``max_steps``
+        does not warn.
 
     Notes
     -----
@@ -477,7 +482,8 @@ def newton_weighted_svm(
         if steps >= max_steps:
             return res  # the caller's budget: converged=False, no warning
         if mu <= _MIN_MU:
-            _warn_uncertified(res, gap_tol, cs, Xc)
+            if warn:
+                _warn_uncertified(res, gap_tol, cs, Xc)
             return res
         # At the smoothed optimum the gap is C sum_band s z (1 - z / mu) <= mu / 4 C
         # sum_band s: shrink mu by _MU_DECAY, or further if that bound asks for it.
