@@ -267,7 +267,7 @@ def _unsigned(index):
 
 #: Products touching fewer stored entries than this run serially. svmcore starts
 #: OpenMP's threads waiting passively (``numba_config``), so each parallel region first
-#: wakes the sleeping worker: 40-70 us a launch on the 2-core reference machine (TSVM/MFA
+#: wakes the sleeping worker: 41-76 us a launch on the 2-core reference machine (TSVM/MFA
 #: fits, passive against spinning, divided by their launch counts), more than a second
 #: thread saves on a product of a few hundred thousand entries (g241c-like's 1,480 x 241
 #: one-pass product: 90 us serial, 100 us on two threads; svmcore text's 10,000-row CSR
