@@ -11,7 +11,8 @@ Left out, with the reason: Friedman #1 and the classification sets above
 ``DENSE_MAX_N`` training rows. With d > 1 the LP has hundreds of nonzero coefficients
 and the simplex works on a dense LP: Friedman #1 at N = 2,000 takes 2.3 s against SVR's
 0.07-0.15 s, and at N = 10,000 93.5 s against SVR's 3.0 s (31x; c2f4828, one process,
-load about 3, standardized features), so N = 20,000 would not end in a run of minutes.
+load about 3, standardized features; 77 s against 3.5-4.1 s, 18.5-20x, at b0d7385 under
+load 4.5-7), so N = 20,000 would not end in a run of minutes.
 The one-dimensional sinc has ~10 nonzero coefficients at any N.
 """
 
