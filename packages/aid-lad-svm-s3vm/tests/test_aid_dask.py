@@ -12,7 +12,6 @@ import distributed
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from dask.utils import key_split
 
 from aid_models import AIDSVC, AIDLADRegressor
 
@@ -193,25 +192,3 @@ def test_svc_labels_stay_on_the_workers_and_equal_the_in_memory_partitions():
         assert isinstance(b, ChunkedClusters) and not isinstance(a, ChunkedClusters)
         np.testing.assert_array_equal(b.labels, a.labels)
         np.testing.assert_array_equal(b.sizes, a.sizes)
-
-
-def test_svc_iteration_reads_the_chunks_twice_and_keeps_no_codes(cluster):
-    """Issue 18: one AIDSVC iteration on a cluster is two maps over the chunks, the
-    evaluation (codes tallied by cluster in the same task, nothing per row kept) and
-    the next aggregation (the split's new labels made in the same task): no map of its
-    own for the split's counts or the relabelling. Same run as in memory."""
-    X, y = _svc_data(5000, 4, seed=3)
-    ref = AIDSVC(random_state=1, solver="newton").fit(X, y)
-    dX = da.from_array(X, chunks=(1000, 4))
-    with distributed.Client(cluster) as client, distributed.get_task_stream(client) as stream:
-        est = AIDSVC(random_state=1, solver="newton").fit(dX, y)
-    assert_same_run(ref, est)
-    assert est.n_iter_ >= 3
-    kinds = {}
-    for task in stream.data:
-        prefix = key_split(task["key"])
-        kinds[prefix] = kinds.get(prefix, 0) + 1
-    chunks = dX.numblocks[0]
-    assert kinds.get("tally_task", 0) == chunks * est.n_iter_
-    assert kinds.get("with_deferred", 0) == chunks * (est.n_iter_ - 1)
-    assert not {"chunk_tally", "chunk_relabel"} & set(kinds)

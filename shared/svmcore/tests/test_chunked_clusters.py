@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from svmcore.chunked import DeferredRows, RowBlocks, add_parts, kept_rows, map_chunks
+from svmcore.chunked import RowBlocks, kept_rows, map_chunks
 from svmcore.clustering import (
     ChunkedClusters,
     Clusters,
@@ -48,27 +48,18 @@ def test_split_violated_equals_mixed_groups_then_split(case):
     chunked = _chunked(ref, chunk)
     dkey, dfree = da.from_array(key, chunks=chunk), da.from_array(free, chunks=chunk)
     new, violated = chunked.split_violated(dkey, dfree)
-    ref_new = _same_split(ref, chunked, new, violated, key, free)
-    if ref_new is not None:
-        assert new.label_rows.dtype == np.int32
-        np.testing.assert_array_equal(new.labels, ref_new.labels)
-
-
-def _same_split(ref, chunked, new, violated, key, free):
-    """Assert ``chunked.split_violated``'s K-sized results equal the in-memory split's;
-    return that split (None when nothing is mixed)."""
     want = mixed_groups(ref.labels, key, ref.n_clusters, free)
     np.testing.assert_array_equal(violated, want)
     if want.size == 0:
         assert new is chunked
-        return None
-    ref_new, _ = ref.split(key, clusters=want)
-    assert isinstance(new, ChunkedClusters)
+        return
+    ref_new, ref_split = ref.split(key, clusters=want)
+    assert isinstance(new, ChunkedClusters) and new.label_rows.dtype == np.int32
+    np.testing.assert_array_equal(new.labels, ref_new.labels)
     np.testing.assert_array_equal(new.sizes, ref_new.sizes)
     np.testing.assert_array_equal(new.changed, ref_new.changed)
     np.testing.assert_array_equal(new.parent, ref_new.parent)
     assert new.parent_token == chunked.token != new.token
-    return ref_new
 
 
 @settings(max_examples=30, deadline=None)
@@ -182,79 +173,15 @@ def test_kept_rows_and_row_blocks_read_kept_arrays_where_they_live():
 
 @settings(max_examples=30, deadline=None)
 @given(case=CASES)
-def test_split_by_a_key_tally_defers_the_labels_to_the_next_map(case):
-    """tally_map counts the keys in the pass that makes them; the split by its KeyTally
-    reads no rows, and its labels are made (keys recomputed) inside the next map over
-    the data that reads them, then kept: the same partition as mixed_groups + split."""
-    n, K, n_keys, chunk, seed = case
+def test_clusters_split_violated_in_memory_equals_mixed_groups_then_split(case):
+    """The in-memory declustering is the same method as the chunked one."""
+    n, K, n_keys, _, seed = case
     labels, key, free = _case(n, K, n_keys, seed)
     ref = Clusters(labels)
-    chunked = _chunked(ref, chunk)
-    data = np.column_stack([key, free]).astype(np.float64)
-    blocks = RowBlocks(da.from_array(data, chunks=(chunk, 2)))
-    calls = []
-
-    def keys(start, X, y, w, scale):
-        calls.append(start)
-        return X[:, 0].astype(np.int64), X[:, 1] > 0, (scale * X.shape[0], X.shape[0])
-
-    tallied, part = chunked.tally_map(blocks, keys, shared=(2,))
-    assert part == (2 * n, n)
-    n_chunks = len(blocks.row_chunks)
-    assert len(calls) == n_chunks
-    new, violated = chunked.split_violated(tallied)
-    ref_new = _same_split(ref, chunked, new, violated, key, free)
-    if ref_new is None:
-        return
-    assert len(calls) == n_chunks  # nothing computed yet
-    assert isinstance(new.label_rows, DeferredRows) and new.label_rows.kept is None
-    # The next map reads the labels: made in its own tasks (one more call per chunk).
-    sizes = blocks.reduce(
-        lambda start, X, y, w, lab, k: np.bincount(lab, minlength=k),
-        new.label_rows,
-        shared=(new.n_clusters,),
-    )
-    assert len(calls) == 2 * n_chunks
-    np.testing.assert_array_equal(sizes, ref_new.sizes)
-    kept = new.label_rows.kept
-    assert kept is not None and kept.dtype == np.int32
-    np.testing.assert_array_equal(new.labels, ref_new.labels)
-    assert len(calls) == 2 * n_chunks  # kept: read back, not recomputed
-
-
-def test_deferred_rows_outside_a_map_of_their_data_are_made_by_a_map_of_their_own():
-    X = np.arange(12.0).reshape(6, 2)
-    blocks = RowBlocks(da.from_array(X, chunks=(4, 2)))
-    rows = DeferredRows(
-        lambda start, Xi, yi, wi, scale: (Xi[:, 0] * scale).astype(np.int64),
-        blocks=blocks,
-        dtype=np.int64,
-        shared=(2,),
-    )
-    assert rows.shape == (6,) and rows.chunks == ((4, 2),)
-    other = RowBlocks(da.from_array(X, chunks=(3, 2)))  # another chunking of the rows
-    got = other.map(lambda start, Xi, yi, wi, r: r.copy(), rows)
-    np.testing.assert_array_equal(np.concatenate(got), X[:, 0] * 2)
-    np.testing.assert_array_equal(rows.kept.compute(), X[:, 0] * 2)
-    # map_chunks and map_kept read it too; nested tuples of parts add entrywise.
-    parts = map_chunks(lambda r: int(r.sum()), rows, row_chunks=(4, 2))
-    assert sum(p.compute() for p in parts) == int((X[:, 0] * 2).sum())
-    fresh = DeferredRows(
-        lambda start, Xi, yi, wi: Xi[:, 1].astype(np.int64), blocks=blocks, dtype=np.int64
-    )
-    kept, got = blocks.map_kept(
-        lambda start, Xi, yi, wi, r: (r + 1, (start, (1, 2.0))), fresh, dtype=np.int64
-    )
-    np.testing.assert_array_equal(kept.compute(), X[:, 1] + 1)
-    np.testing.assert_array_equal(fresh.kept.compute(), X[:, 1])
-    assert got == [(0, (1, 2.0)), (4, (1, 2.0))]
-    assert add_parts((1, (2, None), 3.0), (1, (5, None), 1.0)) == (2, (7, None), 4.0)
-
-
-def test_clusters_split_violated_in_memory():
-    c = Clusters([0, 0, 1, 1, 2])
-    new, violated = c.split_violated([0, 1, 1, 1, 0], free=[False, True, False, False, False])
-    assert new is c and violated.tolist() == []
-    new, violated = c.split_violated(np.array([0, 1, 1, 0, 0]))
-    assert violated.tolist() == [0, 1]
-    np.testing.assert_array_equal(new.labels, c.split([0, 1, 1, 0, 0], clusters=[0, 1])[0].labels)
+    new, violated = ref.split_violated(key, free)
+    want = mixed_groups(ref.labels, key, ref.n_clusters, free)
+    np.testing.assert_array_equal(violated, want)
+    if want.size == 0:
+        assert new is ref
+    else:
+        np.testing.assert_array_equal(new.labels, ref.split(key, clusters=want)[0].labels)

@@ -120,11 +120,8 @@ class Evaluation:
         Per-sample side of the optimality condition (residual sign for LAD, margin side
         for SVM, the 4-way code for S3VM). A cluster satisfies the condition iff all its
         members share one key; the default declustering splits clusters by this key.
-        With :class:`svmcore.clustering.ChunkedClusters` (labels kept on Dask workers)
-        a Dask array chunked like the labels (so is ``free``), or a
-        :class:`svmcore.clustering.KeyTally`: the keys' (cluster, key) counts, taken in
-        the evaluation's own pass, the keys recomputed where the rows are when the
-        split clusters are next aggregated (``free`` is then None).
+        A Dask array kept on the workers when the clusters are
+        :class:`svmcore.clustering.ChunkedClusters` (so is ``free``).
     free : ndarray of shape (n_samples,) of bool or None, default=None
         Samples compatible with every key (a zero LAD residual, an SVM sample exactly on
         the margin: the optimality proofs hold whichever side they are counted on). They
@@ -202,8 +199,7 @@ class AIDProblem(ABC):
         share one ``evaluation.key`` by that key (Steps 2(a)-(b) of the paper for LAD and
         SVM): :meth:`svmcore.clustering.Clusters.split_violated`, which a
         :class:`svmcore.clustering.ChunkedClusters` (labels kept on Dask workers) runs
-        where its labels live, with the key a Dask array chunked like them or a
-        :class:`svmcore.clustering.KeyTally` taken by the evaluation's pass.
+        where its labels live, the key and ``free`` being Dask arrays chunked like them.
         """
         new, violated = clusters.split_violated(evaluation.key, evaluation.free)
         return new, int(violated.size)

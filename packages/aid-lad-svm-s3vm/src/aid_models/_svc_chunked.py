@@ -16,9 +16,7 @@ import numpy as np
 from svmcore.chunked import add_parts, map_chunks, tree_sum
 from svmcore.clustering import ChunkedClusters, kmeans_centres, nearest_centre
 
-from ._codes import margin_codes
-
-__all__ = ["chunk_margin_key", "chunked_duals", "chunked_initial_clusters", "hyperplane_scores"]
+__all__ = ["chunked_duals", "chunked_initial_clusters", "hyperplane_scores"]
 
 #: The two classes in the order their clusters are numbered (class -1 first).
 CLASSES = (-1.0, 1.0)
@@ -29,19 +27,6 @@ def hyperplane_scores(X, coef, intercept):
     if coef is None:
         return np.zeros(X.shape[0])
     return X @ coef + intercept
-
-
-def chunk_margin_key(start, X, y, w, coef, intercept):
-    """AID's evaluation on one chunk: ``(key, free, (weighted hinge, correct))``.
-
-    The margin side and the on-the-margin rows of ``margin_codes`` (as in memory) for
-    :meth:`svmcore.clustering.ChunkedClusters.tally_map`; called again on the same chunk
-    to recompute the keys when the split clusters are next aggregated.
-    """
-    scores = np.asarray(X @ coef).ravel() + intercept
-    weights = np.ones(X.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
-    code, hinge, correct = margin_codes(scores, y, weights)
-    return code & 1, code >= 2, (hinge, correct)
 
 
 def chunked_initial_clusters(data, coef, intercept, k0):

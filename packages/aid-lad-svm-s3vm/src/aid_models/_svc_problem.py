@@ -37,7 +37,7 @@ from svmcore.solvers import (
 from ._codes import margin_codes
 from ._common import initial_cluster_count, sample_rows
 from ._svc_bound import aggregated_dual_bound
-from ._svc_chunked import chunk_margin_key, chunked_initial_clusters, hyperplane_scores
+from ._svc_chunked import chunked_initial_clusters, hyperplane_scores
 
 __all__: list[str] = []
 
@@ -453,20 +453,9 @@ class _SVCProblem(AIDProblem):
             code, hinge, correct = margin_codes(scores, data.targets(), data.weights())
             parts = [(hinge, correct)]
             norm2 = p["norm2"]
-        elif isinstance(data, DaskSource):  # labels on the workers: ChunkedClusters
-            # One task per chunk computes the codes and tallies them by cluster; only
-            # K-sized counts and two sums travel back, and the codes are not kept (the
-            # split's new labels are made in the next aggregation pass, which
-            # recomputes them from the rows).
-            key, (hinge, correct) = clusters.tally_map(
-                data.rows, chunk_margin_key, shared=(p["w"], p["b"])
-            )
-            return Evaluation(
-                objective=0.5 * float(p["w"] @ p["w"]) + C * float(hinge),
-                key=key,
-                score=float(correct) / data.n_samples,
-            )
         else:
+            # Per block two partial sums travel back; the one-byte codes stay where they
+            # are made (on a Dask worker, for the split that reads them there).
             code, parts = data.map_kept(
                 functools.partial(_block_codes, w=p["w"], b=p["b"]), dtype=np.int8
             )

@@ -10,11 +10,10 @@ input without importing Dask.
 
 from ._blocks import RowBlocks, add_parts, distinct, gather_vector, select_rows, tree_sum
 from ._detect import is_dask_collection, require_dask
-from ._kept import DeferredRows, chunk_parts, kept_rows, map_chunks, shared_values
+from ._kept import chunk_parts, kept_rows, map_chunks, shared_values
 from ._validate import check_dask_data, map_predict
 
 __all__ = [
-    "DeferredRows",
     "RowBlocks",
     "add_parts",
     "check_dask_data",

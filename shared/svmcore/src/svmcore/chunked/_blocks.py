@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import operator
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -13,7 +11,7 @@ import scipy.sparse as sp
 
 from ..typing import ArrayLike, DaskArray
 from ._detect import is_dask_collection, require_dask
-from ._kept import DeferredRows, chunk_parts, kept_rows, shared_values
+from ._kept import chunk_parts, kept_rows, shared_values
 
 __all__ = ["RowBlocks", "add_parts", "distinct", "gather_vector", "select_rows", "tree_sum"]
 
@@ -60,75 +58,25 @@ class RowBlocks:
         return int(self.X.shape[1])
 
     def _tasks(self, fn, per_row, chunks=None, shared=()):
-        """One delayed ``fn`` per chunk, and the ``DeferredRows`` among ``per_row``.
-
-        A :class:`DeferredRows` of this data not yet computed is made inside each task
-        (its ``make`` on the task's chunk) and handed to ``fn`` like a kept array; the
-        task then returns ``(fn's result, rows, ...)``, and the second list holds each
-        deferred array with its lazy rows, for :meth:`_submit` to persist.
-        """
         import dask
 
-        per_row = [_resolved(a, self) for a in per_row]
-        pending = [a for a in per_row if isinstance(a, DeferredRows)]
+        tasks = []
         # Per-row arrays kept on the workers (Dask arrays) pass chunk by chunk where they
         # live; the caller's own arrays are sliced into the tasks.
         kept = [chunk_parts(a, self.row_chunks) if is_dask_collection(a) else None for a in per_row]
-        per_row = [
-            _compact(a) if k is None and not isinstance(a, DeferredRows) else a
-            for a, k in zip(per_row, kept, strict=True)
-        ]
+        per_row = [a if k is not None else _compact(a) for a, k in zip(per_row, kept, strict=True)]
         extra = shared_values(shared)
-        # What each task needs to make the deferred rows: their inputs' chunks and values.
-        made = [[chunk_parts(b, self.row_chunks) for b in d.per_row] for d in pending]
-        made_shared = [shared_values(d.shared) for d in pending]
-        if pending:
-            at = tuple(j for j, a in enumerate(per_row) if isinstance(a, DeferredRows))
-            makes = tuple(d.make for d in pending)
-            fn = functools.partial(_with_deferred, fn, at, makes, len(extra))
-        tasks = []
         for i in range(len(self.row_chunks)) if chunks is None else chunks:
             lo, hi = self.starts[i], self.starts[i + 1]
             slices = [
-                k[i] if k is not None else None if isinstance(a, DeferredRows) else a[lo:hi]
+                np.ascontiguousarray(a[lo:hi]) if k is None else k[i]
                 for a, k in zip(per_row, kept, strict=True)
-            ]
-            slices = [np.ascontiguousarray(v) if isinstance(v, np.ndarray) else v for v in slices]
-            inputs = [
-                tuple(p[i] for p in parts) + tuple(values)
-                for parts, values in zip(made, made_shared, strict=True)
             ]
             X_i, y_i, w_i = (parts[i] for parts in self._parts)
             # Not pure: a pure key would hash every per-row slice (hundreds of MB per
             # pass at 1e8 rows) for a task that is computed once.
-            tasks.append(
-                dask.delayed(fn, pure=False)(int(lo), X_i, y_i, w_i, *slices, *extra, *inputs)
-            )
-        if not pending:
-            return tasks, []
-        get = dask.delayed(operator.getitem, pure=True)
-        deferred = [
-            (d, kept_rows([get(t, 1 + n) for t in tasks], self.row_chunks, d.dtype, lazy=True))
-            for n, d in enumerate(pending)
-        ]
-        return [get(t, 0) for t in tasks], deferred
-
-    @staticmethod
-    def _submit(deferred, *targets):
-        """Persist the deferred rows with ``targets`` in one graph (each task runs once)."""
-        if not deferred:
-            return targets
-        import dask
-
-        # Unoptimized: fusing the array's graph would copy the shared tasks into it, and
-        # they would run twice.
-        done = dask.persist(*(rows for _, rows in deferred), *targets, optimize_graph=False)
-        for (d, _), rows in zip(deferred, done, strict=False):
-            # Its inputs (the previous labels) are no longer held for it: they leave the
-            # workers' memory with their last reference (the scheduler keeps the
-            # lineage that recomputes a lost chunk).
-            d.kept, d.per_row, d.shared = rows, (), ()
-        return done[len(deferred) :]
+            tasks.append(dask.delayed(fn, pure=False)(int(lo), X_i, y_i, w_i, *slices, *extra))
+        return tasks
 
     def map(self, fn: Callable, *per_row: np.ndarray, shared: Sequence = ()) -> list:
         """``[fn(start, X_i, y_i, w_i, *(a[rows of i] for a in per_row)) for each chunk i]``.
@@ -155,8 +103,7 @@ class RowBlocks:
         moves to the caller as soon as its task ends, so the workers never hold all of
         them at once (per-row results of every chunk can exceed their memory).
         """
-        tasks, deferred = self._tasks(fn, per_row, shared=shared)
-        return _compute_streaming(list(self._submit(deferred, *tasks)))
+        return _compute_streaming(self._tasks(fn, per_row, shared=shared))
 
     def reduce(self, fn: Callable, *per_row: np.ndarray, shared: Sequence = ()) -> Any:
         """Sum of ``fn`` over the chunks (as :meth:`map`), added pairwise on the workers.
@@ -164,9 +111,7 @@ class RowBlocks:
         ``fn`` returns an array, a sparse matrix, a number or a tuple of those (``None``
         entries stay ``None``); only the total comes back.
         """
-        tasks, deferred = self._tasks(fn, per_row, shared=shared)
-        (total,) = self._submit(deferred, tree_sum(tasks))
-        return total.compute()
+        return tree_sum(self._tasks(fn, per_row, shared=shared)).compute()
 
     def map_kept(
         self, fn: Callable, *per_row: np.ndarray, dtype: Any, shared: Sequence = ()
@@ -176,14 +121,7 @@ class RowBlocks:
         The per-row arrays stay on the workers as one persisted Dask array (see
         :func:`kept_rows`); only the parts come back, in chunk order.
         """
-        tasks, deferred = self._tasks(fn, per_row, shared=shared)
-        if deferred:  # the deferred rows are persisted by the same graph
-            import dask
-
-            get = dask.delayed(operator.getitem, pure=True)
-            rows = kept_rows([get(t, 0) for t in tasks], self.row_chunks, dtype, lazy=True)
-            rows, *parts = self._submit(deferred, rows, *[get(t, 1) for t in tasks])
-            return rows, list(dask.compute(*parts))
+        tasks = self._tasks(fn, per_row, shared=shared)
         return kept_rows(tasks, self.row_chunks, dtype, with_parts=True)
 
     def take(self, indices: ArrayLike) -> tuple:
@@ -219,7 +157,7 @@ class RowBlocks:
         The fallback for code that must see the rows itself; memory holds one chunk.
         """
         for i in range(len(self.row_chunks)):
-            parts = self._tasks(_identity, (), [i])[0][0]
+            parts = self._tasks(_identity, (), [i])[0]
             yield parts.compute()
 
 
@@ -340,28 +278,6 @@ def _scheduler_overridden() -> bool:
     return dask.config.get("scheduler", None) not in (None, "dask.distributed", "distributed")
 
 
-def _resolved(a, blocks):
-    """A per-row argument as a map over ``blocks`` takes it: a computed DeferredRows as
-    its kept array, one of other data computed first; a pending one of ``blocks`` as is."""
-    if not isinstance(a, DeferredRows):
-        return a
-    if a.kept is None and a.blocks is not blocks:
-        a.materialize()
-    return a if a.kept is None else a.kept
-
-
-def _with_deferred(fn, positions, makes, n_extra, start, X, y, w, *args):
-    """``fn`` on a chunk whose deferred per-row arguments are made first; returns
-    ``(fn's result, made rows, ...)``."""
-    n_args = len(args) - len(positions) - n_extra
-    slices, extra = list(args[:n_args]), args[n_args : n_args + n_extra]
-    made = []
-    for j, make, inputs in zip(positions, makes, args[n_args + n_extra :], strict=True):
-        slices[j] = make(start, X, y, w, *inputs)
-        made.append(slices[j])
-    return (fn(start, X, y, w, *slices, *extra), *made)
-
-
 def _identity(start, X, y, w):
     return start, X, y, w
 
@@ -379,7 +295,7 @@ def add_parts(a: Any, b: Any) -> Any:
 
     Parameters
     ----------
-    a, b : ndarray, sparse matrix, number or tuple of those (nested tuples too)
+    a, b : ndarray, sparse matrix, number or tuple of those
         Partial results of two blocks; ``None`` entries of tuples stay ``None``.
 
     Returns
@@ -388,7 +304,7 @@ def add_parts(a: Any, b: Any) -> Any:
         The sum, of the same kind.
     """
     if isinstance(a, tuple):
-        return tuple(None if u is None else add_parts(u, v) for u, v in zip(a, b, strict=True))
+        return tuple(None if u is None else u + v for u, v in zip(a, b, strict=True))
     return a + b
 
 

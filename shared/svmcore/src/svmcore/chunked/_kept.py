@@ -13,76 +13,10 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 from ..typing import DaskArray
 from ._detect import require_dask
 
-__all__ = ["DeferredRows", "chunk_parts", "kept_rows", "map_chunks", "shared_values"]
-
-
-class DeferredRows:
-    """A per-row array that the next map over the data's row chunks computes and keeps.
-
-    AID re-labels every row after a split; as a map of its own that would be one more
-    round trip per iteration and, with the per-row keys it reads, a second per-row array
-    on the workers. Deferred, the labels are computed inside the task of the next map
-    that reads them (the aggregation pass), from that task's chunk of the data, and
-    persisted from there (:class:`RowBlocks` does this for any ``per_row`` argument that
-    is a ``DeferredRows``). Anything else that reads it (:func:`chunk_parts`) first
-    computes it by a map of its own (:meth:`materialize`).
-
-    Parameters
-    ----------
-    make : callable
-        ``make(start, X_i, y_i, w_i, *(a[chunk i] for a in per_row), *shared)`` returns
-        the rows of chunk ``i`` (a 1-D array of its length). Runs on a worker; it must
-        be deterministic, since a lost chunk is recomputed from its lineage.
-    *per_row : dask.array.Array
-        Per-row arrays chunked like the data, e.g. the previous labels.
-    blocks : RowBlocks
-        The data whose chunks ``make`` reads.
-    dtype : dtype
-        Of the rows.
-    shared : sequence, default=()
-        Values every task receives (K-sized lookups), sent once per worker.
-
-    Attributes
-    ----------
-    kept : dask.array.Array or None
-        The persisted rows once a map has computed them.
-    """
-
-    ndim = 1
-
-    def __init__(
-        self, make: Callable, *per_row: DaskArray, blocks: Any, dtype: Any, shared: Sequence = ()
-    ) -> None:
-        self.make = make
-        self.per_row = per_row
-        self.blocks = blocks
-        self.dtype = np.dtype(dtype)
-        self.shared = tuple(shared)
-        self.kept: DaskArray | None = None
-
-    @property
-    def shape(self) -> tuple[int]:
-        return (self.blocks.n_samples,)
-
-    @property
-    def chunks(self) -> tuple[tuple[int, ...]]:
-        return (self.blocks.row_chunks,)
-
-    def materialize(self) -> DaskArray:
-        """The rows as a persisted Dask array, computed by a map of their own if needed."""
-        if self.kept is None:
-            self.blocks.reduce(_nothing, self)
-        assert self.kept is not None
-        return self.kept
-
-
-def _nothing(*args):
-    return 0
+__all__ = ["chunk_parts", "kept_rows", "map_chunks", "shared_values"]
 
 
 def chunk_parts(arr: DaskArray | None, row_chunks: Sequence[int]) -> list:
@@ -90,9 +24,8 @@ def chunk_parts(arr: DaskArray | None, row_chunks: Sequence[int]) -> list:
 
     Parameters
     ----------
-    arr : dask.array.Array of shape (n, ...), DeferredRows or None
-        A per-row array (a :class:`DeferredRows` is computed first); None gives one
-        None per chunk.
+    arr : dask.array.Array of shape (n, ...) or None
+        A per-row array; None gives one None per chunk.
     row_chunks : sequence of int
         The rows of each chunk (the data's).
 
@@ -103,8 +36,6 @@ def chunk_parts(arr: DaskArray | None, row_chunks: Sequence[int]) -> list:
     """
     if arr is None:
         return [None] * len(row_chunks)
-    if isinstance(arr, DeferredRows):
-        arr = arr.materialize()
     if tuple(int(c) for c in arr.chunks[0]) != tuple(row_chunks):
         arr = arr.rechunk((tuple(row_chunks),) + arr.chunks[1:])
     if arr.ndim > 1 and arr.numblocks[1] != 1:
@@ -166,12 +97,7 @@ def map_chunks(
 
 
 def kept_rows(
-    tasks: Sequence,
-    row_chunks: Sequence[int],
-    dtype: Any,
-    *,
-    with_parts: bool = False,
-    lazy: bool = False,
+    tasks: Sequence, row_chunks: Sequence[int], dtype: Any, *, with_parts: bool = False
 ) -> Any:
     """Persist per-chunk per-row results as one Dask array chunked like the data.
 
@@ -187,9 +113,6 @@ def kept_rows(
     with_parts : bool, default=False
         Whether the tasks return ``(rows, part)``; then the parts are computed in the
         same run (each task runs once) and returned in chunk order.
-    lazy : bool, default=False
-        Return the Dask array without persisting it (for the caller to persist together
-        with other results of the same tasks); not with ``with_parts``.
 
     Returns
     -------
@@ -210,11 +133,9 @@ def kept_rows(
             for t, r in zip(row_tasks, row_chunks, strict=True)
         ]
     )
-    if lazy:
-        return rows
     if not with_parts:
         return rows.persist()
-    # Unoptimized: fusing the array's graph would copy the tasks into it, and they would
-    # run twice (once for the rows, once for the parts).
+    # Unoptimized: fusing the array's graph apart from the parts' would copy the tasks
+    # into it, and they would run twice (once for the rows, once for the parts).
     rows, *held = dask.persist(rows, *[get(t, 1) for t in tasks], optimize_graph=False)
     return rows, list(dask.compute(*held))

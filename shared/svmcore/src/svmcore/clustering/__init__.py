@@ -1,6 +1,6 @@
 """Cheap initial clusterings (one k-means iteration, AID sec. 4) and cluster bookkeeping."""
 
-from ._chunked import ChunkedClusters, KeyTally
+from ._chunked import ChunkedClusters
 from ._clusters import Clusters
 from ._kmeans import kmeans_centres, kmeans_one_iteration, nearest_centre
 from ._label_passes import mixed_groups
@@ -9,7 +9,6 @@ from ._sums import group_sums
 __all__ = [
     "ChunkedClusters",
     "Clusters",
-    "KeyTally",
     "group_sums",
     "kmeans_centres",
     "kmeans_one_iteration",

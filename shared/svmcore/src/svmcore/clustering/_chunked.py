@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -14,35 +11,10 @@ from ..validation import check_indices
 from ._clusters import _TOKENS, Clusters
 from ._label_passes import key_tally, relabel, split_lookup
 
-__all__ = ["ChunkedClusters", "KeyTally"]
+__all__ = ["ChunkedClusters"]
 
 #: Widest range of key values a split by a Dask array of keys accepts.
 _MAX_KEYS = 256
-
-
-@dataclass(frozen=True)
-class KeyTally:
-    """A per-row key known on the caller by its (cluster, key) counts alone.
-
-    Made by :meth:`ChunkedClusters.tally_map` in the pass that computes the keys, so the
-    declustering needs no pass of its own; the rows' keys themselves are not kept but
-    recomputed by ``make`` where the rows are, inside the next map over the data
-    (:class:`svmcore.chunked.DeferredRows`).
-
-    Parameters
-    ----------
-    tally : object
-        The (cluster, key) counts and ``seen`` of all rows (an internal ``_Tally``).
-    make : callable
-        ``make(start, X_i, y_i, w_i)`` returns ``(key, free, part)`` of a chunk's rows,
-        as given to :meth:`ChunkedClusters.tally_map`.
-    blocks : svmcore.chunked.RowBlocks
-        The data ``make`` reads.
-    """
-
-    tally: Any
-    make: Callable
-    blocks: Any
 
 
 class ChunkedClusters(Clusters):
@@ -56,17 +28,15 @@ class ChunkedClusters(Clusters):
 
     Parameters
     ----------
-    label_rows : dask.array.Array or svmcore.chunked.DeferredRows, shape (n_samples,), int32
-        Compact labels (``0..K-1``, all used), persisted and chunked like the data, or
-        deferred to the next map over the data that reads them (a split by a
-        :class:`KeyTally` makes them so).
+    label_rows : dask.array.Array of shape (n_samples,), int32
+        Compact labels (``0..K-1``, all used), persisted and chunked like the data.
     sizes : ndarray of shape (n_clusters,), int64
         ``|C_k|`` (all positive), e.g. counted by the map that made the labels.
 
     Attributes
     ----------
-    label_rows : dask.array.Array or svmcore.chunked.DeferredRows
-        The labels where they live (or will be made).
+    label_rows : dask.array.Array
+        The labels where they live.
     n_clusters, n_samples, sizes, token, parent_token, changed, parent
         As for :class:`Clusters`.
     """
@@ -124,65 +94,21 @@ class ChunkedClusters(Clusters):
         return f"ChunkedClusters(n_samples={self.n_samples}, n_clusters={self.n_clusters})"
 
     @property
-    def label_rows(self) -> Any:
-        """The labels where they live: a persisted Dask array chunked like the data, or a
-        :class:`svmcore.chunked.DeferredRows` that the next map reading it computes."""
+    def label_rows(self) -> DaskArray:
+        """The labels where they live (a persisted Dask array chunked like the data)."""
         return self._rows
-
-    def _kept_rows(self):
-        """The labels as a persisted Dask array (computing deferred ones first)."""
-        from ..chunked import DeferredRows
-
-        if isinstance(self._rows, DeferredRows):
-            return self._rows.materialize()
-        return self._rows
-
-    def tally_map(self, blocks: Any, fn: Callable, shared: Sequence = ()) -> tuple[KeyTally, Any]:
-        """One map over the data that computes per-row keys and tallies them by cluster.
-
-        The declustering's counts are taken in the task that computes the keys (AID's
-        evaluation pass), so a split needs no pass of its own and the keys are not kept:
-        :meth:`split_violated` with the returned :class:`KeyTally` defers the new labels
-        to the next map over the data, which recomputes the keys there.
-
-        Parameters
-        ----------
-        blocks : svmcore.chunked.RowBlocks
-            The data, chunked like the labels.
-        fn : callable
-            ``fn(start, X_i, y_i, w_i, *shared)`` returns ``(key, free, part)`` for a
-            chunk: integer keys and free rows (bool or None) of its rows, and a small
-            result (arrays, numbers or tuples, added up over the chunks). Runs on the
-            workers; must be deterministic (the keys are recomputed later).
-        shared : sequence, default=()
-            Values every task receives, sent once per worker.
-
-        Returns
-        -------
-        key : KeyTally
-            The keys' (cluster, key) tally, for :meth:`split_violated`.
-        part : object
-            The sum of ``fn``'s parts.
-        """
-        tally, part = blocks.reduce(
-            functools.partial(_tally_task, fn, len(shared)),
-            self._rows,
-            shared=(*shared, self.n_clusters),
-        )
-        make = functools.partial(_shared_last, fn, tuple(shared))
-        return KeyTally(tally, make, blocks), part
 
     @property
     def labels(self) -> np.ndarray:
         """All labels on the caller (int64, read-only): a gather of O(n) numbers."""
         from ..chunked import gather_vector
 
-        labels = gather_vector(self._kept_rows()).astype(np.int64)
+        labels = gather_vector(self.label_rows).astype(np.int64)
         labels.flags.writeable = False
         return labels
 
     def split_violated(
-        self, key: DaskArray | KeyTally, free: DaskArray | None = None
+        self, key: DaskArray, free: DaskArray | None = None
     ) -> tuple[Clusters, np.ndarray]:
         """AID's declustering where the rows live: split every mixed cluster by ``key``.
 
@@ -192,13 +118,10 @@ class ChunkedClusters(Clusters):
 
         Parameters
         ----------
-        key : dask.array.Array of shape (n_samples,) of int, or KeyTally
-            Per-row key, chunked like the labels; or the tally of keys that
-            :meth:`tally_map` took (no pass here: the new labels are deferred to the
-            next map over the data).
+        key : dask.array.Array of shape (n_samples,) of int
+            Per-row key, chunked like the labels.
         free : dask.array.Array of shape (n_samples,) of bool or None, default=None
-            Rows that never make a cluster mixed (with a ``KeyTally``: already
-            counted, ignored).
+            Rows that never make a cluster mixed.
 
         Returns
         -------
@@ -228,14 +151,11 @@ class ChunkedClusters(Clusters):
         """(cluster, key) counts of all rows and ``seen`` of the non-free ones, one map."""
         from ..chunked import map_chunks, tree_sum
 
-        if isinstance(key, KeyTally):
-            tally = key.tally
-            return tally.counts.ravel(), tally.seen.ravel(), tally.low, tally.counts.shape[1]
         if key.shape != (self.n_samples,) or np.dtype(key.dtype).kind not in "iub":
             raise ValueError(f"key must be {self.n_samples} integers, got {key.dtype} {key.shape}.")
         tasks = map_chunks(
             _chunk_tally,
-            self._kept_rows(),
+            self._rows,
             key,
             free,
             row_chunks=self.row_chunks,
@@ -259,25 +179,12 @@ class ChunkedClusters(Clusters):
         lookup, split, parent = split_lookup(folded > 0, K, n_keys)
         present = np.flatnonzero(folded)
         sizes = np.bincount(lookup[present], weights=folded[present], minlength=parent.size)
-        shared = (allowed, lookup, (low, n_keys))
-        if isinstance(key, KeyTally):  # made in the next map over the data
-            from ..chunked import DeferredRows
-
-            rows = DeferredRows(
-                _deferred_relabel,
-                self._kept_rows(),
-                blocks=key.blocks,
-                dtype=np.int32,
-                shared=(key.make, *shared),
-            )
-            new = ChunkedClusters(rows, sizes.astype(np.int64))
-            return self._lineage(new, split, parent)
         tasks = map_chunks(
             _chunk_relabel,
-            self._kept_rows(),
+            self._rows,
             key,
             row_chunks=self.row_chunks,
-            shared=shared,
+            shared=(allowed, lookup, (low, n_keys)),
         )
         new = ChunkedClusters(kept_rows(tasks, self.row_chunks, np.int32), sizes.astype(np.int64))
         return self._lineage(new, split, parent)
@@ -334,23 +241,6 @@ def _chunk_relabel(labels, key, allowed, lookup, sizes):
     low, n_keys = sizes
     key = np.asarray(key).astype(np.int64) - low
     return relabel(np.asarray(labels), key, allowed, n_keys, lookup, np.int32)
-
-
-def _tally_task(fn, n_shared, start, X, y, w, labels, *shared):
-    """A chunk's keys by ``fn``, tallied by cluster in the same task: ``(tally, part)``."""
-    n_clusters = shared[n_shared]
-    key, free, part = fn(start, X, y, w, *shared[:n_shared])
-    return _chunk_tally(labels, key, free, n_clusters), part
-
-
-def _shared_last(fn, shared, start, X, y, w):
-    return fn(start, X, y, w, *shared)
-
-
-def _deferred_relabel(start, X, y, w, labels, make, allowed, lookup, sizes):
-    """The new labels of a chunk, its keys recomputed from the rows (``KeyTally.make``)."""
-    key, _, _ = make(start, X, y, w)
-    return _chunk_relabel(labels, key, allowed, lookup, sizes)
 
 
 def _chunk_lookup(labels, lookup):
