@@ -31,6 +31,7 @@ def interior_sets(
     tail=0.01,
     final_tol=None,
     warm_change=0.1,
+    hand_over_drop=0.1,
 ):
     """Grow P and R by the KKT check at interior-point solutions; a starting basis for HiGHS.
 
@@ -55,6 +56,13 @@ def interior_sets(
     ``warm_change`` of ``|P| + |R|`` starts its point from the previous one
     (:func:`~lpsvr._interior._warm_start`), as does the final point; after larger changes
     the cold start took fewer Newton steps.
+
+    With ``hand_over_drop`` (None: all rows), the rows the last point holds at
+    ``pi_r = 0`` more than ``hand_over_drop * epsilon`` inside the tube are left out of
+    the sets returned, so HiGHS's LP stays about the size it had when every round dropped
+    rows at 0.1 epsilon (``LPSVC()`` on overlapping blobs at n = 20,000: 432 MB of fit
+    growth without, 269 MB with). They are nonbasic at 0, so the basis stays valid; the
+    KKT check returns any that the exact rounds' f violates.
 
     Returns ``(cols, row_samples, row_signs, basis, outside)``: ``basis`` the
     :func:`~lpsvr._interior.basis_guess` of the last point, extended by the rows and
@@ -145,6 +153,11 @@ def interior_sets(
             basis = basis_guess(point, u)
             f = Outputs(X[cols], point["y"][1:], float(point["y"][0]), kernel_params, n_jobs)
             outside = row_signs * (f.f(X[row_samples]) - d[row_samples]) - epsilon
+    if hand_over_drop is not None and basis is not None:
+        keep = (basis[0] != 0) | (outside >= -hand_over_drop * max(epsilon, 1e-3))
+        keep[np.argmax(outside)] = True
+        row_samples, row_signs, outside = row_samples[keep], row_signs[keep], outside[keep]
+        basis = (basis[0][keep], basis[1])
     return cols, row_samples, row_signs, basis, outside
 
 
