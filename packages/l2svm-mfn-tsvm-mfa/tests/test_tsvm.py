@@ -73,7 +73,7 @@ def test_sparse_equals_dense():
 @pytest.mark.parametrize("sparse", [False, True])
 @pytest.mark.parametrize("make", [TSVMClassifier, MFAClassifier])
 def test_serial_and_parallel_products_give_the_same_fit(make, sparse, monkeypatch):
-    # svmcore runs a product on two threads from PARALLEL_MIN_WORK stored entries (raised
+    # svmcore runs a product on two threads from PARALLEL_MIN_WORK / _NNZ entries (raised
     # for OpenMP's passive wait, so g241c-like's fits became serial): the fit is the same
     # on either side of the threshold, up to the rounding of the per-thread sums.
     from svmcore.linalg import _products
@@ -85,10 +85,12 @@ def test_serial_and_parallel_products_give_the_same_fit(make, sparse, monkeypatc
         kernel = getattr(_products, name)
         spy = lambda *a, _k=kernel: launches.append(1) or _k(*a)  # noqa: E731
         monkeypatch.setattr(_products, name, spy)
-    monkeypatch.setattr(_products, "PARALLEL_MIN_WORK", 1)
+    for name in ("PARALLEL_MIN_WORK", "PARALLEL_MIN_NNZ"):  # dense, CSR
+        monkeypatch.setattr(_products, name, 1)
     parallel = make(unlabeled_value=-1, n_jobs=2).fit(X, y)
     n_parallel = len(launches)
-    monkeypatch.setattr(_products, "PARALLEL_MIN_WORK", X.shape[0] * X.shape[1] + 1)
+    for name in ("PARALLEL_MIN_WORK", "PARALLEL_MIN_NNZ"):
+        monkeypatch.setattr(_products, name, X.shape[0] * X.shape[1] + 1)
     serial = make(unlabeled_value=-1, n_jobs=2).fit(X, y)
     assert len(launches) == n_parallel  # the serial fit launched no parallel product
     assert n_parallel > 0 or __import__("numba").config.NUMBA_NUM_THREADS == 1

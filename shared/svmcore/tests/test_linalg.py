@@ -115,6 +115,27 @@ def test_products_go_parallel_at_the_threshold_and_both_sides_agree(monkeypatch)
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12 * np.abs(b).max())
 
 
+def test_csr_products_keep_their_own_threshold():
+    # CSR products go parallel from PARALLEL_MIN_NNZ stored entries, below the dense
+    # threshold (svmcore text's 393,000-entry products paid for the passive wake-up, the
+    # dense g241c-like's did not): the same entry count is parallel as CSR, serial dense.
+    from svmcore.linalg import _products
+    from svmcore.linalg._mfn_step import mfn_step_is_serial
+
+    n = _products.PARALLEL_MIN_NNZ // 4
+    dense = np.random.default_rng(5).standard_normal((n, 4))  # 4 stored entries a row
+    X = sp.csr_matrix(dense)
+    assert X.nnz == 4 * n < _products.PARALLEL_MIN_WORK
+    with numba_threads(2):
+        ops = RowProducts(X)
+        two = ops._buffers.shape[0] > 1  # one thread where Numba has one
+        assert ops._parallel(np.arange(n)) == two
+        assert not ops._parallel(np.arange(n - 1))
+        assert not RowProducts(dense)._parallel(np.arange(n))
+        assert mfn_step_is_serial(X) == (not two)
+        assert mfn_step_is_serial(dense)
+
+
 def test_products_keep_float32_matrix_without_copy():
     X, _, _, rng = _data(dtype=np.float32)
     assert X.dtype == np.float32

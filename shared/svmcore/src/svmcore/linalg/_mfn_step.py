@@ -236,9 +236,10 @@ def mfn_step_is_serial(X: MatrixLike) -> bool:
         True when all products over ``X``'s rows are below the parallel threshold (or
         Numba has one thread).
     """
-    work = X.nnz if sp.issparse(X) else X.shape[0] * X.shape[1]
-    # read at call time: the products' threshold, one value for both dispatches
-    return work < _products.PARALLEL_MIN_WORK or effective_n_threads(None) == 1
+    sparse = sp.issparse(X)
+    work = X.nnz if sparse else X.shape[0] * X.shape[1]
+    # read at call time: the products' thresholds, one value per format for both dispatches
+    return work < _products.parallel_threshold(sparse) or effective_n_threads(None) == 1
 
 
 def mfn_step(

@@ -265,15 +265,25 @@ def _unsigned(index):
     return index.view(np.dtype(f"u{index.dtype.itemsize}"))
 
 
-#: Products touching fewer stored entries than this run serially. svmcore starts
-#: OpenMP's threads waiting passively (``numba_config``), so each parallel region first
-#: wakes the sleeping worker: 41-76 us a launch on the 2-core reference machine (TSVM/MFA
-#: fits, passive against spinning, divided by their launch counts), more than a second
-#: thread saves on a product of a few hundred thousand entries (g241c-like's 1,480 x 241
-#: one-pass product: 90 us serial, 100 us on two threads; svmcore text's 10,000-row CSR
-#: products: 148 / 168 us serial, 160 / 184 us on two). Was 200,000 while the threads
+#: Dense products touching fewer entries than this run serially. svmcore starts OpenMP's
+#: threads waiting passively (``numba_config``), so each parallel region first wakes the
+#: sleeping worker: 41-76 us a launch on the 2-core reference machine (TSVM/MFA fits,
+#: passive against spinning, divided by their launch counts), more than a second thread
+#: saves on a dense product of a few hundred thousand entries (g241c-like's 1,480 x 241
+#: one-pass product: 90 us serial, 100 us on two threads). Was 200,000 while the threads
 #: spun; figures in docs/benchmarks.rst (TSVM/MFA paragraph).
 PARALLEL_MIN_WORK = 500_000
+
+#: CSR products with fewer stored entries than this run serially. Kept at 200,000: on
+#: the idle machine svmcore text's 10,000-row CSR products (393,000 entries) paid for
+#: the wake-up (TSVM / MFA 0.97 / 5.4-5.6 s on two passive threads, 1.19-1.22 /
+#: 6.7-7.0 s serial), unlike the dense one-pass product above.
+PARALLEL_MIN_NNZ = 200_000
+
+
+def parallel_threshold(sparse: bool) -> int:
+    """The stored entries from which a product over rows runs on several threads."""
+    return PARALLEL_MIN_NNZ if sparse else PARALLEL_MIN_WORK
 
 
 class RowProducts:
@@ -312,7 +322,7 @@ class RowProducts:
         if self._buffers.shape[0] == 1:
             return False
         per_row = self.X.nnz / max(1, self.n_samples) if self.sparse else self.n_features
-        return rows.shape[0] * per_row >= PARALLEL_MIN_WORK
+        return rows.shape[0] * per_row >= parallel_threshold(self.sparse)
 
     def matvec(self, v: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Return ``X[rows] @ v`` (bias included) as a float64 vector of length ``len(rows)``."""
