@@ -29,7 +29,7 @@ from ._lp_input import (
     _csc_parts,
     _to_highs_inf,
 )
-from ._lp_result import LPBasis, LPResult
+from ._lp_result import LPBasis, LPResult, read_result
 
 __all__ = ["LinearProgram"]
 
@@ -472,7 +472,7 @@ class LinearProgram:
             name = "kSolveError"
         what = "QP" if self._is_qp else "LP"
         raise_for_status(name, message, on_limit=self.on_limit, what=what)
-        return self._result(name, message)
+        return read_result(self._highs, self._row_is_eq, name, message)
 
     def _disambiguate(self):
         """Settle "infeasible or unbounded" by solving the feasibility problem."""
@@ -489,45 +489,6 @@ class LinearProgram:
         if feasible == "kInfeasible":
             return "kInfeasible"
         return "kUnboundedOrInfeasible"
-
-    def _result(self, name, message):
-        h = self._highs
-        info = h.getInfo()
-        sol = h.getSolution()
-        x = np.array(sol.col_value, dtype=np.float64)
-        row_dual = np.array(sol.row_dual, dtype=np.float64)
-        if row_dual.shape[0] != self._row_is_eq.shape[0]:
-            row_dual = np.full(self._row_is_eq.shape[0], np.nan)
-        col_dual = np.array(sol.col_dual, dtype=np.float64)
-        if col_dual.shape[0] != x.shape[0]:
-            col_dual = np.full(x.shape[0], np.nan)
-        basis = None
-        if info.basis_validity == 1:
-            hb = h.getBasis()
-            basis = LPBasis(
-                np.array([int(s) for s in hb.col_status], dtype=np.int8),
-                np.array([int(s) for s in hb.row_status], dtype=np.int8),
-            )
-        n_iter = sum(
-            max(int(v), 0)
-            for v in (
-                info.simplex_iteration_count,
-                info.ipm_iteration_count,
-                info.crossover_iteration_count,
-                info.qp_iteration_count,
-            )
-        )
-        return LPResult(
-            x=x,
-            fun=float(info.objective_function_value),
-            status=name,
-            message=message,
-            row_duals_ub=row_dual[~self._row_is_eq],
-            row_duals_eq=row_dual[self._row_is_eq],
-            col_duals=col_dual,
-            basis=basis,
-            n_iter=n_iter,
-        )
 
     @staticmethod
     def _check_call(status, call):

@@ -2,11 +2,12 @@
 ``solve_qp`` and ``LinearProgram.solve`` return (primal point, objective, duals in
 ``scipy.optimize.linprog``'s sign convention, HiGHS status, iterations), and
 :class:`LPBasis`, its final simplex basis, which also warm-starts a later solve of a
-problem of the same shape."""
+problem of the same shape; :func:`read_result` reads one off a solved HiGHS model."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -76,3 +77,48 @@ class LPResult:
     def success(self) -> bool:
         """True when HiGHS proved optimality."""
         return self.status == "kOptimal"
+
+
+def read_result(h: Any, row_is_eq: np.ndarray, name: str, message: str) -> LPResult:
+    """The :class:`LPResult` of a solved ``highspy.Highs`` model.
+
+    ``row_is_eq`` marks the model's equality rows (their duals go to ``row_duals_eq``, the
+    others' to ``row_duals_ub``). Duals HiGHS did not produce are NaN; the basis is kept
+    only when HiGHS calls it valid.
+    """
+    info = h.getInfo()
+    sol = h.getSolution()
+    x = np.array(sol.col_value, dtype=np.float64)
+    row_dual = np.array(sol.row_dual, dtype=np.float64)
+    if row_dual.shape[0] != row_is_eq.shape[0]:
+        row_dual = np.full(row_is_eq.shape[0], np.nan)
+    col_dual = np.array(sol.col_dual, dtype=np.float64)
+    if col_dual.shape[0] != x.shape[0]:
+        col_dual = np.full(x.shape[0], np.nan)
+    basis = None
+    if info.basis_validity == 1:
+        hb = h.getBasis()
+        basis = LPBasis(
+            np.array([int(s) for s in hb.col_status], dtype=np.int8),
+            np.array([int(s) for s in hb.row_status], dtype=np.int8),
+        )
+    n_iter = sum(
+        max(int(v), 0)
+        for v in (
+            info.simplex_iteration_count,
+            info.ipm_iteration_count,
+            info.crossover_iteration_count,
+            info.qp_iteration_count,
+        )
+    )
+    return LPResult(
+        x=x,
+        fun=float(info.objective_function_value),
+        status=name,
+        message=message,
+        row_duals_ub=row_dual[~row_is_eq],
+        row_duals_eq=row_dual[row_is_eq],
+        col_duals=col_dual,
+        basis=basis,
+        n_iter=n_iter,
+    )
