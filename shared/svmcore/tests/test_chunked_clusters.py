@@ -50,10 +50,14 @@ def test_split_violated_equals_mixed_groups_then_split(case):
     new, violated = chunked.split_violated(dkey, dfree)
     want = mixed_groups(ref.labels, key, ref.n_clusters, free)
     np.testing.assert_array_equal(violated, want)
+    # the in-memory declustering is the same method
+    mem_new, mem_violated = ref.split_violated(key, free)
+    np.testing.assert_array_equal(mem_violated, want)
     if want.size == 0:
-        assert new is chunked
+        assert new is chunked and mem_new is ref
         return
     ref_new, ref_split = ref.split(key, clusters=want)
+    np.testing.assert_array_equal(mem_new.labels, ref_new.labels)
     assert isinstance(new, ChunkedClusters) and new.label_rows.dtype == np.int32
     np.testing.assert_array_equal(new.labels, ref_new.labels)
     np.testing.assert_array_equal(new.sizes, ref_new.sizes)
@@ -169,19 +173,3 @@ def test_kept_rows_and_row_blocks_read_kept_arrays_where_they_live():
     np.testing.assert_array_equal(np.concatenate(got), np.arange(10))
     tasks = map_chunks(lambda a, b: a + b, kept, kept, row_chunks=(4, 4, 2))
     np.testing.assert_array_equal(kept_rows(tasks, (4, 4, 2), np.int64).compute(), X[:, 0] * 6)
-
-
-@settings(max_examples=30, deadline=None)
-@given(case=CASES)
-def test_clusters_split_violated_in_memory_equals_mixed_groups_then_split(case):
-    """The in-memory declustering is the same method as the chunked one."""
-    n, K, n_keys, _, seed = case
-    labels, key, free = _case(n, K, n_keys, seed)
-    ref = Clusters(labels)
-    new, violated = ref.split_violated(key, free)
-    want = mixed_groups(ref.labels, key, ref.n_clusters, free)
-    np.testing.assert_array_equal(violated, want)
-    if want.size == 0:
-        assert new is ref
-    else:
-        np.testing.assert_array_equal(new.labels, ref.split(key, clusters=want)[0].labels)
