@@ -264,6 +264,88 @@ def test_interior_start_stopped_anywhere_still_reaches_full_lp(
     )
 
 
+@pytest.mark.parametrize(
+    ("fold", "fold_after", "fold_share"), [(1.0, 0.1, 0.5), (0.0, 1.0, 0.0), (None, 0.1, 0.5)]
+)
+def test_folded_interior_rounds_reach_full_lp(monkeypatch, fold, fold_after, fold_share):
+    """Rows folded in the interior rounds (one variable ``t`` for all) leave the exact
+    rounds' optimum unchanged: the full LP's (one HiGHS solve) with its KKT conditions on
+    every sample, and the unfolded start's to 1e-9. Folding from the first round at no
+    margin, whatever share of R can fold (``(0.0, 1.0, 0.0)``), folds rows that a later
+    point puts inside the tube: they must come back, and do."""
+    import lpsvr._interior_start as interior_start
+    import lpsvr._row_column as row_column
+
+    moves = {"folded": 0, "returned": 0}
+    add, remove = interior_start._Folded.add, interior_start._Folded.remove
+
+    def spy_add(self, samples, signs):
+        moves["folded"] += samples.size
+        add(self, samples, signs)
+
+    def spy_remove(self, samples, signs):
+        out = remove(self, samples, signs)
+        moves["returned"] += out[0].size
+        return out
+
+    monkeypatch.setattr(interior_start._Folded, "add", spy_add)
+    monkeypatch.setattr(interior_start._Folded, "remove", spy_remove)
+    options = dict(fold=fold, fold_after=fold_after, fold_share=fold_share)
+    monkeypatch.setattr(row_column, "interior_sets", partial(row_column.interior_sets, **options))
+    X, d = make_friedman1(400, n_features=10, noise=4.0, random_state=5)
+    X, d = (X - 0.5) * 2.0, d / 5.0  # noise 0.8 against epsilon 0.1: most rows outside
+    res = _row_column_at_full_optimum(X, d, "rbf", random_state=5, interior=True)
+    params, cost = KERNELS["rbf"][0], np.full(d.size, 2.0)
+    plain = fit_row_column(
+        X, d, cost, epsilon=0.1, kernel_params=params, n_jobs=1, random_state=5, interior=False
+    )
+    assert res.objective == pytest.approx(plain.objective, rel=1e-9)
+    if fold is None:
+        assert moves == {"folded": 0, "returned": 0}
+    else:
+        assert moves["folded"] > 100
+    if fold == 0.0:
+        assert moves["returned"] > 0
+
+
+def test_folded_rows_enter_the_interior_point_as_one_variable():
+    """The interior LP with rows folded into ``t`` (``pi_r = t u_r``): folding rows the
+    LP's optimum holds at their upper bound leaves its optimum unchanged (t = 1); folding
+    also a row the optimum holds below its bound is a restriction, so the optimum rises."""
+    from lpsvr._interior_start import _Folded
+    from lpsvr._samples import ArraySamples
+
+    n, n_cols, seed = 300, 60, 0
+    X, d = make_friedman1(n, n_features=10, noise=0.5, random_state=seed)
+    X, d = (X - 0.5) * 2.0, d / 5.0
+    cols = np.random.default_rng(seed).choice(n, n_cols, replace=False)
+    rows, s = np.r_[np.arange(n), np.arange(n)], np.r_[-np.ones(n), np.ones(n)]
+    params = dict(kernel="rbf", gamma=0.1, degree=3, coef0=0.0)
+    G = rbf_kernel(X[cols], X[rows], gamma=0.1) * s
+    q, u = 0.1 + s * d[rows], np.full(2 * n, 2.0)
+    full = interior_point(G, s, q, u, tol=1e-9)
+    at_upper = full["pi"] > u - 1e-6
+    below = np.flatnonzero((full["pi"] > 1e-3) & (full["pi"] < u - 1e-3))
+    assert at_upper.sum() > 50 and below.size > 0
+    samples = ArraySamples(X, d, u[:n])
+
+    def folded_optimum(fold):
+        folded = _Folded(n)
+        folded.add(rows[fold], s[fold])
+        g_t, s_t, q_t = folded.column(samples, cols, 0.1, params, 1)
+        keep = ~fold
+        Gf, sf = np.c_[G[:, keep], g_t], np.r_[s[keep], s_t]
+        point = interior_point(Gf, sf, np.r_[q[keep], q_t], np.r_[u[keep], 1.0], tol=1e-9)
+        return np.r_[q[keep], q_t] @ point["pi"], point["pi"][-1]
+
+    opt = q @ full["pi"]
+    value, t = folded_optimum(at_upper)
+    assert value == pytest.approx(opt, rel=1e-7) and t == pytest.approx(1.0, abs=1e-6)
+    wrong = at_upper.copy()
+    wrong[below[0]] = True
+    assert folded_optimum(wrong)[0] > opt + 1e-6 * abs(opt)
+
+
 def _dual_row_column_lp(n, n_cols, seed):
     """The dual LP over all rows and ``n_cols`` random columns: ``(G, s, q, u)`` and the
     optimum of one HiGHS solve of it."""

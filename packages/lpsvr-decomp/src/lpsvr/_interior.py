@@ -170,13 +170,14 @@ def _step_lengths(x, t, z, v, dx, dz, dv):
     return ap, ad
 
 
-def basis_guess(point, u):
+def basis_guess(point, u, nonbasic=None):
     """HiGHS basis statuses for the dual LP from an interior point.
 
     The ``|P| + 1`` variables of ``(pi, w)`` farthest (relative to their bound
     duals) from their nearer bound are basic, the others nonbasic at that bound:
     ``pi_r`` strictly inside ``(0, u_r)`` (a row on the tube's edge) and the
-    rows ``|g_i| < 1`` (``alpha_i = 0``) are basic. Returns ``(col_status,
+    rows ``|g_i| < 1`` (``alpha_i = 0``) are basic. ``nonbasic`` (positions in
+    ``pi``, None: none) are never made basic. Returns ``(col_status,
     row_status)`` in HiGHS's coding (0 lower, 1 basic, 2 upper) for the
     columns ``pi`` and the rows ``[s pi = 0, ranged rows of P]``.
     """
@@ -186,6 +187,8 @@ def basis_guess(point, u):
     t = np.r_[u, np.full(P, 2.0)] - x
     near = np.minimum(x, t)
     score = near / (near + np.where(x < t, point["z"], point["v"]) + 1e-300)
+    if nonbasic is not None:
+        score[nonbasic] = -1.0  # below every other score (those are >= 0)
     basic = np.zeros(R + P, dtype=bool)
     basic[np.argsort(-score, kind="stable")[: P + 1]] = True
     status = np.where(x > t, 2, 0).astype(np.int8)

@@ -4,7 +4,7 @@ from functools import partial
 
 import numpy as np
 
-from svmcore.kernels import gram
+from svmcore.kernels import gram, kernel_matvec
 
 from ._interior import basis_guess, interior_point
 from ._passes import Outputs, full_pricing, primal_block
@@ -32,6 +32,9 @@ def interior_sets(
     final_tol=None,
     warm_change=0.1,
     hand_over_drop=0.1,
+    fold=1.0,
+    fold_after=0.1,
+    fold_share=0.5,
 ):
     """Grow P and R by the KKT check at interior-point solutions; a starting basis for HiGHS.
 
@@ -64,41 +67,67 @@ def interior_sets(
     growth without, 269 MB with). They are nonbasic at 0, so the basis stays valid; the
     KKT check returns any that the exact rounds' f violates.
 
+    With ``fold`` (None: never), once a round adds at most ``fold_after |P|`` columns
+    (from then on the point's f moves little), the rows a point holds at their upper
+    bound ``u_r`` more than ``fold * epsilon`` outside their side of the tube are folded:
+    they leave R and enter the next points as one variable ``t`` in ``[0, 1]`` with
+    ``pi_r = t u_r`` for all of them (:class:`_Folded`), so a Newton step costs
+    ``|P|^2 |R|`` over the rows left (Friedman #1 N = 10,000: 2,300 of 9,400; about 90 %
+    of its samples lie outside the tube). ``t`` keeps the LP feasible whatever columns
+    join: fixing ``pi_r = u_r`` instead made new columns' dual rows infeasible and the
+    points stall (tried 2026-11-26). A folded row that a point's f puts inside the tube
+    by more than ``screen`` returns to R and never folds again, so the rounds stay
+    finite. The first fold waits for a round where at least ``fold_share`` of R can
+    fold: on digits 0-4/5-9 (LPSVC) 330 of 1,141 rows could, and the points it saved
+    cost 3 more rounds (interior work 1.47e10 -> 1.68e10, HiGHS 0 -> 78 pivots).
+    Folded from the first round, the rows came back by the hundreds (f still moves by
+    more than the margin between rounds) and ``t`` fell below 1; folded from
+    ``fold_after`` 0.25 or 0.4, digits and Friedman #1 N = 2,000 took more interior
+    work than without folding.
+
     Returns ``(cols, row_samples, row_signs, basis, outside)``: ``basis`` the
     :func:`~lpsvr._interior.basis_guess` of the last point, extended by the rows and
     columns added after it (new ``pi_r`` nonbasic at 0, new ranged rows basic), or None
     when no point was computed; ``outside`` per row, by how much that point's f violates
-    it (``s (f - d) - epsilon``; 0 for the rows added after it). Only a start: the exact
-    rounds decide.
+    it (``s (f - d) - epsilon``; 0 for the rows added after it). The folded rows come last,
+    nonbasic at the bound ``t`` is nearer. Only a start: the exact rounds decide.
     """
     N = samples.n
     X, d, cost = samples.X, samples.d, samples.cost
     in_cols = np.zeros(N, dtype=bool)
     in_cols[cols] = True
-    in_rows = np.zeros((N, 2), dtype=bool)
+    in_rows = np.zeros((N, 2), dtype=bool)  # the rows in R or folded
     in_rows[row_samples, (row_signs > 0).astype(np.intp)] = True
-    basis = outside = warm = None
+    folded = _Folded(N)
+    margin = np.inf if fold is None else fold * max(epsilon, 1e-3)
+    basis = outside = warm = last_f = None
+    t, settled = 1.0, False
     for _ in range(max_rounds):
         # no start to guess from an empty set (a single positive in 2002 rows left the
         # initial rows empty and gram failed with "Y is empty"; issue 19)
         if budget.expired() or cols.size == 0 or row_samples.size == 0:
             break
         u = cost[row_samples]
-        point = _point(
-            samples, cols, row_samples, row_signs, epsilon, kernel_params, n_jobs, tol, warm
-        )
+        args = (samples, cols, row_samples, row_signs, folded, epsilon, kernel_params, n_jobs)
+        point = _point(*args, tol, warm)
         if point is None:
             break
-        basis = basis_guess(point, u)
+        basis, t = _guess(point, u, folded)
         alpha, b = point["y"][1:], float(point["y"][0])
-        outputs = Outputs(X[cols], alpha, b, kernel_params, n_jobs)
-        parts = samples.map(partial(primal_block, outputs, epsilon, screen, False), in_rows)
+        outputs = last_f = Outputs(X[cols], alpha, b, kernel_params, n_jobs)
+        check = partial(primal_block, outputs, epsilon, screen, False)
+        parts = samples.map(check, in_rows, folded.mask)
         side = np.concatenate([p["side"] for p in parts])
         new_rows = np.concatenate([p["rows"] for p in parts])
-        pi = np.where(point["pi"] > 1e-9 * u, point["pi"], 0.0)
-        lo = row_signs < 0
-        beta = np.bincount(row_samples[lo], weights=pi[lo], minlength=N) - np.bincount(
-            row_samples[~lo], weights=pi[~lo], minlength=N
+        back_rows = np.concatenate([p["back_rows"] for p in parts])
+        back_signs = 2.0 * np.concatenate([p["back_side"] for p in parts]) - 1.0
+        pi = point["pi"][: u.size]
+        pi = np.where(pi > 1e-9 * u, pi, 0.0)
+        beta = _beta(
+            N,
+            np.r_[row_samples, folded.samples],
+            np.r_[row_signs, folded.signs],
+            np.r_[pi, t * cost[folded.samples]],
         )
         # at most max_add columns a round: doubling P instead (max(max_add, |P|), before
         # 2026-11-26) brought in hundreds that the next point found inactive, and the
@@ -116,43 +145,69 @@ def interior_sets(
         keep_r = (basis[0] != 0) | (slack <= drop * max(epsilon, 1e-3))
         keep_c[np.argmax(np.abs(g))] = keep_r[np.argmin(slack)] = True  # never empty
         n_dropped = keep_c.size - keep_c.sum() + keep_r.size - keep_r.sum()
+        in_rows[row_samples[~keep_r], (row_signs[~keep_r] > 0).astype(np.intp)] = False
+        # fold the rows the point holds at u_r well outside the tube (pi_r = t u_r is then
+        # the same point: t is at 1 unless the folded rows' f moved inside)
+        sides = (row_signs > 0).astype(np.intp)
+        settled |= new_cols.size <= fold_after * cols.size
+        to_fold = keep_r & (basis[0] == 2) & (slack < -margin) & ~folded.pinned[row_samples, sides]
+        # the first fold only when it takes at least fold_share of R (a small share saves
+        # less than the extra rounds its returns cost: digits, 330 of 1,141 rows)
+        to_fold &= settled & (folded.samples.size > 0 or to_fold.sum() >= fold_share * keep_r.sum())
+        to_fold[np.argmin(slack)] &= to_fold.sum() < keep_r.sum()  # R never empty
+        folded.add(row_samples[to_fold], row_signs[to_fold])
+        keep_r &= ~to_fold
         cols, row_samples, row_signs = cols[keep_c], row_samples[keep_r], row_signs[keep_r]
         in_cols[:] = False
         in_cols[cols] = True
-        in_rows[:] = False
-        in_rows[row_samples, (row_signs > 0).astype(np.intp)] = True
         basis = (basis[0][keep_r], np.r_[basis[1][:1], basis[1][1:][keep_c]])
         outside = -slack[keep_r]
-        warm = (point["pi"][keep_r], np.r_[point["y"][:1], point["y"][1:][keep_c]])
-        if new_rows.size == 0 and new_cols.size == 0:
-            break
-        row_samples = np.r_[row_samples, new_rows]
-        row_signs = np.r_[row_signs, 2.0 * side - 1.0]
+        warm_pi = point["pi"][: u.size][keep_r]
+        warm_y = np.r_[point["y"][:1], point["y"][1:][keep_c]]
+        # folded rows f puts inside the tube return to R, at pi_r = t u_r, for good
+        back_rows, back_signs = folded.remove(back_rows, back_signs)
         in_rows[new_rows, side] = True
+        add_rows = np.r_[back_rows, new_rows]
+        row_samples = np.r_[row_samples, add_rows]
+        row_signs = np.r_[row_signs, back_signs, 2.0 * side - 1.0]
         cols = np.r_[cols, new_cols]
         in_cols[new_cols] = True
         basis = (
-            np.r_[basis[0], np.zeros(new_rows.size, np.int8)],
+            np.r_[basis[0], np.zeros(add_rows.size, np.int8)],
             np.r_[basis[1], np.ones(new_cols.size, np.int8)],
         )
-        outside = np.r_[outside, np.zeros(new_rows.size)]
-        # new rows start in the middle of their box, new columns at alpha_i = 0
-        warm = (np.r_[warm[0], 0.5 * cost[new_rows]], np.r_[warm[1], np.zeros(new_cols.size)])
+        outside = np.r_[outside, np.zeros(add_rows.size)]
+        # new rows start in the middle of their box, returned ones where t held them,
+        # new columns at alpha_i = 0
+        warm_pi = np.r_[warm_pi, t * cost[back_rows], 0.5 * cost[new_rows]]
+        warm_pi = np.r_[warm_pi, np.full(min(folded.samples.size, 1), t)]
+        warm = (warm_pi, np.r_[warm_y, np.zeros(new_cols.size)])
+        n_added = new_rows.size + new_cols.size + back_rows.size
+        if n_added == 0:
+            break
         if n_dropped + new_rows.size + new_cols.size > warm_change * (cols.size + row_samples.size):
             warm = None
         # the tail: rounds adding a row or column or two each cost a whole interior
         # point (15 steps); past that the warm simplex from the guessed basis is cheaper
-        if new_rows.size + new_cols.size <= tail * cols.size:
+        if n_added <= tail * cols.size:
             break
     if final_tol is not None and basis is not None and not budget.expired():
         # the basis is guessed from a point of the final sets at the tighter final_tol
         u = cost[row_samples]
-        args = (samples, cols, row_samples, row_signs, epsilon, kernel_params, n_jobs)
+        args = (samples, cols, row_samples, row_signs, folded, epsilon, kernel_params, n_jobs)
         point = _point(*args, final_tol, warm)
         if point is not None:
-            basis = basis_guess(point, u)
-            f = Outputs(X[cols], point["y"][1:], float(point["y"][0]), kernel_params, n_jobs)
-            outside = row_signs * (f.f(X[row_samples]) - d[row_samples]) - epsilon
+            basis, t = _guess(point, u, folded)
+            last_f = Outputs(X[cols], point["y"][1:], float(point["y"][0]), kernel_params, n_jobs)
+            outside = row_signs * (last_f.f(X[row_samples]) - d[row_samples]) - epsilon
+    if basis is not None and folded.samples.size:
+        # the folded rows are handed over nonbasic at t's nearer bound
+        f_out = folded.signs * (last_f.f(X[folded.samples]) - d[folded.samples]) - epsilon
+        status = np.full(folded.samples.size, 2 if t > 0.5 else 0, dtype=np.int8)
+        row_samples = np.r_[row_samples, folded.samples]
+        row_signs = np.r_[row_signs, folded.signs]
+        basis = (np.r_[basis[0], status], basis[1])
+        outside = np.r_[outside, f_out]
     if hand_over_drop is not None and basis is not None:
         keep = (basis[0] != 0) | (outside >= -hand_over_drop * max(epsilon, 1e-3))
         keep[np.argmax(outside)] = True
@@ -161,13 +216,79 @@ def interior_sets(
     return cols, row_samples, row_signs, basis, outside
 
 
-def _point(samples, cols, row_samples, row_signs, epsilon, kernel_params, n_jobs, tol, warm):
+def _point(
+    samples, cols, row_samples, row_signs, folded, epsilon, kernel_params, n_jobs, tol, warm
+):
     """:func:`~lpsvr._interior.interior_point` of the LP over (P, R) to relative gap ``tol``.
 
+    The folded rows enter as one more variable ``t`` (last), see :class:`_Folded`.
     ``warm``: None or the start ``(pi, y)`` on these sets.
     """
     X, d, cost = samples.X, samples.d, samples.cost
     G = gram(X[cols], X[row_samples], **kernel_params, n_jobs=n_jobs)
     G *= row_signs  # in place: G (|P| x |R|) is the largest array of a round
-    q = epsilon + row_signs * d[row_samples]
-    return interior_point(G, row_signs, q, cost[row_samples], tol=tol, start=warm)
+    s, q, u = row_signs, epsilon + row_signs * d[row_samples], cost[row_samples]
+    if folded.samples.size:
+        g_t, s_t, q_t = folded.column(samples, cols, epsilon, kernel_params, n_jobs)
+        G, s, q, u = np.c_[G, g_t], np.r_[s, s_t], np.r_[q, q_t], np.r_[u, 1.0]
+    return interior_point(G, s, q, u, tol=tol, start=warm)
+
+
+def _guess(point, u, folded):
+    """``(basis, t)``: :func:`~lpsvr._interior.basis_guess` of ``point`` on the rows of R
+    (``t`` kept nonbasic, so that the folded rows can take its bound) and the value of
+    ``t`` (1.0 when no row is folded)."""
+    if folded.samples.size == 0:
+        return basis_guess(point, u), 1.0
+    col_status, row_status = basis_guess(point, np.r_[u, 1.0], nonbasic=[u.size])
+    return (col_status[:-1], row_status), float(point["pi"][-1])
+
+
+def _beta(n, samples, signs, pi):
+    """``beta = mu - nu`` per sample from the multipliers ``pi`` of rows ``(samples, signs)``."""
+    lo = signs < 0
+    return np.bincount(samples[lo], weights=pi[lo], minlength=n) - np.bincount(
+        samples[~lo], weights=pi[~lo], minlength=n
+    )
+
+
+class _Folded:
+    """The rows folded in the interior rounds: ``pi_r = t u_r`` for all, one variable ``t``.
+
+    In the dual LP (:mod:`lpsvr._interior`) ``t`` in ``[0, 1]`` has the column
+    ``sum_r u_r G_r`` (``G_r``: the column of row r), ``s``-coefficient ``sum_r s_r u_r``
+    and cost ``sum_r q_r u_r``: its Newton steps cost one column however many rows are
+    folded, and ``t = 0`` keeps the LP feasible whatever columns join.
+    """
+
+    def __init__(self, n):
+        self.samples = np.zeros(0, dtype=np.intp)
+        self.signs = np.zeros(0)
+        self.mask = np.zeros((n, 2), dtype=bool)  # [:, 0]: rows s = -1, [:, 1]: s = +1
+        self.pinned = np.zeros((n, 2), dtype=bool)  # returned once: never folded again
+
+    def add(self, samples, signs):
+        """Fold the rows ``(samples, signs)``."""
+        self.samples = np.r_[self.samples, samples]
+        self.signs = np.r_[self.signs, signs]
+        self.mask[samples, (signs > 0).astype(np.intp)] = True
+
+    def remove(self, samples, signs):
+        """Return the folded ones of the rows ``(samples, signs)`` for good; those rows."""
+        sides = (signs > 0).astype(np.intp)
+        hit = self.mask[samples, sides]
+        samples, signs, sides = samples[hit], signs[hit], sides[hit]
+        self.mask[samples, sides] = False
+        self.pinned[samples, sides] = True
+        keep = self.mask[self.samples, (self.signs > 0).astype(np.intp)]
+        self.samples, self.signs = self.samples[keep], self.signs[keep]
+        return samples, signs
+
+    def column(self, samples, cols, epsilon, kernel_params, n_jobs):
+        """``(G_t, s_t, q_t)``: t's column over the columns ``cols``, its s and its cost."""
+        u = samples.cost[self.samples]
+        w = self.signs * u
+        X_rows = samples.X[self.samples]
+        g = kernel_matvec(samples.X[cols], X_rows, w, **kernel_params, n_jobs=n_jobs)
+        q = float((epsilon + self.signs * samples.d[self.samples]) @ u)
+        return g, float(w.sum()), q
