@@ -19,10 +19,33 @@ def weighted_median(values, weights):
 
 
 class MedianProblem(AIDProblem):
-    def __init__(self, n_init=3, *, corrupt_attempts=0, max_attempts=1):
+    """The toy model; its "solver" can also misbehave on purpose.
+
+    ``corrupt_attempts``: attempts below it claim a bound above anything feasible.
+    ``loose`` / ``loose_attempts``: attempts below it report the exact optimum with a
+    valid but loose bound, ``loose`` relative below it (an inexact solver's gap), and
+    ``converged`` as that solver's own verdict. ``optimal_solve_gap`` is set as given.
+    """
+
+    def __init__(
+        self,
+        n_init=3,
+        *,
+        corrupt_attempts=0,
+        max_attempts=1,
+        loose=0.0,
+        loose_attempts=0,
+        converged=True,
+        optimal_solve_gap=None,
+    ):
         self.n_init = n_init
         self.corrupt_attempts = corrupt_attempts
         self.max_attempts = max_attempts
+        self.loose = loose
+        self.loose_attempts = loose_attempts
+        self.converged = converged
+        if optimal_solve_gap is not None:
+            self.optimal_solve_gap = optimal_solve_gap
         self.solve_calls = []
         self.contexts = []
 
@@ -45,6 +68,11 @@ class MedianProblem(AIDProblem):
         if attempt < self.corrupt_attempts:
             # An "inexact solver" whose claimed bound is far above anything feasible.
             return AggregatedSolution(beta, objective, lower_bound=1e12, note="bad")
+        if attempt < self.loose_attempts:
+            bound = objective - self.loose * abs(objective)
+            return AggregatedSolution(
+                beta, objective, lower_bound=bound, note="loose", converged=self.converged
+            )
         return AggregatedSolution(beta, objective, note=f"attempt {attempt}", backend="median")
 
     def evaluate(self, data, clusters, solution):

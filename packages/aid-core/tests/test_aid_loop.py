@@ -273,6 +273,7 @@ def test_progress_bar_with_and_without_tqdm(monkeypatch):
     [
         ({"gap_tol": -1.0}, ValueError, "gap_tol"),
         ({"max_iter": 0}, ValueError, "max_iter"),
+        ({"max_unsolved": 0}, ValueError, "max_unsolved"),
         ({"time_limit": 0.0}, ValueError, "time_limit"),
         ({"verbose": -1}, ValueError, "verbose"),
         ({"callback": 3}, TypeError, "callback"),
@@ -316,10 +317,64 @@ def test_uncertified_optimality_condition_stalls_and_returns_the_best():
     X, y, _ = _data(n=300, seed=12)
     prob = MedianProblem(corrupt_attempts=10**6, max_attempts=1)  # every bound is bogus
     with pytest.warns(CertificateWarning):
-        res = run_aid(prob, as_data_source(X, y), gap_tol=0.0, random_state=0)
+        res = run_aid(prob, as_data_source(X, y), gap_tol=0.0, max_unsolved=100, random_state=0)
     assert res.stop_reason == "stalled"
     assert res.history[-1]["n_split"] == 0
     assert res.evaluation.objective == min(res.history.column("E"))
+
+
+def _median_objective(y):
+    return min(_lad_objective(y, b) for b in y)
+
+
+def test_optimal_needs_the_gap_within_gap_tol_so_a_loose_solve_is_re_solved():
+    # issue 19: the optimality condition held on an aggregated solve whose own gap (5e-3)
+    # was within optimal_solve_gap (1e-2) but above gap_tol, and the run said "optimal"
+    # (converged) at a certified gap of 5e-3. Now the partition is solved again from
+    # attempt 1 (here exact), and the stop is "optimal" within gap_tol.
+    X, y, _ = _data(n=300, seed=13)
+    prob = MedianProblem(loose=5e-3, loose_attempts=1, max_attempts=2, optimal_solve_gap=1e-2)
+    res = run_aid(prob, as_data_source(X, y), gap_tol=1e-3, random_state=0)
+    assert res.stop_reason == "optimal" and res.gap <= 1e-3
+    h = res.history
+    assert h[-2]["n_split"] == 0 and h[-2]["solver_gap"] == pytest.approx(5e-3)
+    assert h[-1]["n_split"] == 0 and "re-solved" in h[-1]["note"]
+    assert h[-1]["n_clusters"] == h[-2]["n_clusters"]  # the same partition, once more
+    assert [c.attempt for c in prob.contexts[-1:]] == [1]
+    assert res.evaluation.objective == pytest.approx(_median_objective(y), rel=1e-12)
+
+
+def test_a_re_solve_that_stays_loose_stalls_instead_of_claiming_optimal():
+    X, y, _ = _data(n=300, seed=13)
+    src = as_data_source(X, y)
+    loose = {"loose": 5e-3, "loose_attempts": 10**6, "optimal_solve_gap": 1e-2}
+    res = run_aid(MedianProblem(max_attempts=2, **loose), src, gap_tol=1e-3, random_state=0)
+    assert res.stop_reason == "stalled" and res.gap > 1e-3
+    assert res.history[-1]["n_split"] == 0 and "re-solved" in res.history[-1]["note"]
+    # gap_tol = 0 leaves the optimality condition alone (a solve within optimal_solve_gap)
+    res = run_aid(MedianProblem(**loose), src, gap_tol=0.0, random_state=0)
+    assert res.stop_reason == "optimal" and res.gap == pytest.approx(5e-3)
+
+
+def test_consecutive_failed_solves_stop_the_run_as_unsolved():
+    # issue 19: AIDSVC on features of 1e10 ran 25 iterations (650 s at 2,000 rows) whose
+    # aggregated solves all failed. A solver that gives up (converged=False) above the
+    # trusted gap, or a certificate violated after every attempt, is a failure; after
+    # max_unsolved of them in a row the run stops with the best solution.
+    X, y, _ = _data(n=2000, seed=14)
+    src = as_data_source(X, y)
+    rough = {"loose": 0.5, "loose_attempts": 10**6, "optimal_solve_gap": 1e-2}
+    res = run_aid(MedianProblem(converged=False, **rough), src, gap_tol=1e-3, random_state=0)
+    assert res.stop_reason == "unsolved" and res.n_iter == 3
+    assert res.evaluation.objective == min(res.history.column("E"))
+    # The same gaps from a solver that met its own (rough) rule are no failure.
+    res = run_aid(MedianProblem(**rough), src, gap_tol=1e-3, random_state=0)
+    assert res.stop_reason == "stalled" and res.n_iter > 3
+    with pytest.warns(CertificateWarning):
+        res = run_aid(
+            MedianProblem(corrupt_attempts=10**6), src, gap_tol=0.0, max_unsolved=2, random_state=0
+        )
+    assert res.stop_reason == "unsolved" and res.n_iter == 2
 
 
 def test_certificate_tolerance_is_scaled_by_the_objective():

@@ -7,6 +7,7 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.datasets import make_classification
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
 
@@ -401,8 +402,39 @@ def test_unscaled_data_warn_once_through_the_fit_not_per_newton_solve():
         warnings.simplefilter("always")
         est = AIDSVC(random_state=0).fit(X, y)
     messages = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
-    assert not est.converged_ and est.stop_reason_ == "stalled"
-    assert messages and not any("newton_weighted_svm" in m for m in messages)
+    assert not est.converged_ and est.stop_reason_ == "unsolved"
+    assert len(messages) == 1 and "newton_weighted_svm" not in messages[0]
+
+
+def test_hopeless_scale_stops_early_and_names_the_scale_and_the_remedy():
+    # issue 19: AIDSVC() on features of 1e10 (max C s_i ||x_i - mean||^2 ~ 5e21: a nearly
+    # hard-margin problem) ran 8 iterations at 300 rows (12.5 s) and 25 at 2,000 rows
+    # (650 s), every aggregated solve failing (Newton at its smoothing floor, its bound
+    # lost to cancellation, the retries' libsvm at its 1e7-iteration cap), and its
+    # warning did not say why. Now three failed iterations in a row stop the run
+    # ("unsolved") and the warning names the scale and the remedy.
+    X, y = make_classification(n_samples=300, random_state=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est = AIDSVC(random_state=0).fit(X * 1e10, y)
+    assert not est.converged_ and est.stop_reason_ == "unsolved" and est.n_iter_ == 3
+    (message,) = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert "max C s_i ||x_i - mean||^2 is 4.71e+21" in message
+    assert "StandardScaler" in message and "lower C" in message
+    # The same data at its own scale (unit variance): certified.
+    est = AIDSVC(random_state=0).fit(X, y)
+    assert est.converged_ and est.optimality_gap_ <= est.gap_tol
+
+
+def test_optimality_condition_on_a_loose_solve_is_not_called_converged():
+    # issue 19: dual CD stopped at its epoch cap at a gap of 1.18e-4 > gap_tol = 1e-4,
+    # no cluster violated Prop 3, and the run ended converged_ = True, "optimal", at that
+    # gap. Now the partition is solved again, tighter, and "optimal" means within gap_tol.
+    X, y = make_blob_mixture(600, 10, random_state=0)
+    est = AIDSVC(C=100.0, solver="dcd", random_state=0).fit(X, y)
+    assert est.converged_ and est.stop_reason_ == "optimal"
+    assert est.optimality_gap_ <= est.gap_tol
+    assert "re-solved" in est.history_[-1]["note"]
 
 
 def test_auto_solver_is_recorded(monkeypatch):
@@ -454,5 +486,5 @@ def test_huge_C_never_claims_an_optimum_it_has_not_reached(C):
         elif est.stop_reason_ == "gap":
             assert est.converged_ and est.optimality_gap_ <= est.gap_tol, solver
         else:
-            assert est.stop_reason_ == "stalled" and not est.converged_, solver
+            assert est.stop_reason_ in ("stalled", "unsolved") and not est.converged_, solver
             assert any(issubclass(w.category, ConvergenceWarning) for w in caught), solver

@@ -50,6 +50,7 @@ EXCLUDED = {
     "svmcore.docstrings.SEMI_SUPERVISED",
     "svmcore.numba_config.FASTMATH",
     "svmcore.numba_config.FASTMATH_SCALAR",
+    "svmcore.validation.HARD_MARGIN_SCALE",
     "svmcore.validation.UNLABELED",
     "svmcore.validation.Hidden",
     "svmcore.validation.Interval",

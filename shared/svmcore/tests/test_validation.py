@@ -251,3 +251,19 @@ def test_check_magnitude_low_and_float32_limits():
     with pytest.raises(ValueError, match="magnitude"):
         check_magnitude(np.full((3, 2), 1e37, dtype=np.float32), "X", "Est")
     check_magnitude(np.full((3, 2), 1e37), "X", "Est", limit=1e300)
+
+
+def test_hard_margin_scale_dense_csr_centre_and_weights():
+    from svmcore.validation import hard_margin_scale
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 5)) * 1e6
+    X[rng.random(X.shape) < 0.5] = 0.0
+    s = rng.uniform(0.5, 3.0, size=40)
+    centre = (s @ X) / s.sum()
+    expected = 7.0 * np.max(s * ((X - centre) ** 2).sum(axis=1))
+    for data in (X, sp.csr_matrix(X)):
+        got = hard_margin_scale(data, s, C=7.0, center=centre)
+        assert got == pytest.approx(expected, rel=1e-12)
+        assert hard_margin_scale(data) == pytest.approx(np.max((X**2).sum(axis=1)), rel=1e-12)
+    assert hard_margin_scale(np.empty((0, 5))) == 0.0

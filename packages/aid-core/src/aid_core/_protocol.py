@@ -39,7 +39,10 @@ class AggregatedSolution:
         ``"dcd"``), copied to the history record's ``backend``.
     converged : bool, default=True
         Whether that solver met its own stopping rule (False: it hit an iteration or
-        time limit; ``lower_bound`` still holds).
+        time limit, or could not reach its target; ``lower_bound`` still holds). The
+        loop counts a solve that did not converge, and whose gap is above the problem's
+        ``optimal_solve_gap``, as failed (see ``max_unsolved`` in
+        :func:`aid_core.run_aid`).
     warm_start : Any, default=None
         What the next aggregated solve may start from (e.g. an optimal LP basis with the
         cluster labels it belongs to); the loop hands it back as
@@ -79,7 +82,10 @@ class SolveContext:
     attempt : int, default=0
         0 for the first try of this aggregated problem; the loop calls again with
         ``attempt + 1`` when the certificate misbehaves (see ``AIDProblem.max_attempts``),
-        and the model should then tighten its tolerance or switch solver.
+        and the model should then tighten its tolerance or switch solver. A partition
+        whose optimality condition held on a solve looser than ``gap_tol`` is solved
+        again from attempt 1 (problems with ``optimal_solve_gap``; see
+        :func:`aid_core.run_aid`).
     previous : AggregatedSolution or None, default=None
         The previous iteration's solution, for warm starts (None at t = 0).
     e_best : float, default=inf

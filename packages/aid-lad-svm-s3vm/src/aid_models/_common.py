@@ -83,21 +83,34 @@ def sample_rows(n_samples, size, rng):
 CONVERGED = ("optimal", "gap")
 
 
-def store_run(estimator, result, n_samples, *, warn_budget=True):
+#: What a run that the aggregated solves let down could not do, by stop reason.
+_UNPROVEN = {
+    "stalled": "no cluster violates the optimality condition, but the aggregated problem "
+    "was not solved accurately enough to prove optimality within gap_tol (its solver "
+    "stopped short, e.g. at a huge C)",
+    "unsolved": "the aggregated problems could not be solved on several iterations in a "
+    "row (certificate violated after every retry, or the solver gave up), so AID stopped "
+    "early",
+}
+
+
+def store_run(estimator, result, n_samples, *, warn_budget=True, cause=None):
     """Copy an :class:`aid_core.AIDResult` into the estimator's fitted attributes.
 
     ``converged_`` is whether the run ended by the optimality condition or ``gap_tol``.
     A run ended by ``max_iter`` or ``time_limit`` warns (ConvergenceWarning naming the
     budget) unless ``warn_budget`` is False (the caller warns itself); a ``"stalled"``
-    run always warns.
+    or ``"unsolved"`` run always warns, with ``cause()`` appended when given (a
+    sentence naming the likely cause and its remedy, or "").
     """
     reason = result.stop_reason
-    if reason == "stalled":
+    if reason in _UNPROVEN:
+        gap_tol = getattr(estimator, "gap_tol", None)  # AIDS3VMClassifier has none
+        above = "" if gap_tol is None else f" above gap_tol={gap_tol:g}"
         warnings.warn(
-            f"{type(estimator).__name__}: no cluster violates the optimality condition, but "
-            "the last aggregated problem was not solved to optimality (its solver stopped "
-            f"short, e.g. at a huge C), so optimality is not proven; the model is the best "
-            f"solution found, with certified gap {result.gap:.3g} (converged_ = False).",
+            f"{type(estimator).__name__}: {_UNPROVEN[reason]}; the model is the best "
+            f"solution found, with certified gap {result.gap:.3g}{above} (converged_ = "
+            f"False).{'' if cause is None else cause()}",
             ConvergenceWarning,
             stacklevel=3,
         )

@@ -241,13 +241,13 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
     optimality_gap_ : float
         (objective_ - lower_bound_) / objective_.
     stop_reason_ : str
-        "optimal", "gap", "max_iter", "time_limit", "callback" or "stalled" (see
-        :data:`aid_core.STOP_REASONS`).
+        "optimal", "gap", "max_iter", "time_limit", "callback", "stalled" or
+        "unsolved" (see :data:`aid_core.STOP_REASONS`).
     converged_ : bool
         Whether the run stopped by the optimality condition or ``gap_tol``
         (``stop_reason_`` "optimal" or "gap"). A stop at ``max_iter`` or ``time_limit``
         keeps the best solution found, sets False and warns (``ConvergenceWarning``
-        naming the budget).
+        naming the budget), as do "stalled" and "unsolved".
     history_ : aid_core.AIDHistory
         Per-iteration records (t, r^t, F^t, E^t, E_best, gap, times, ...).
     n_iter_ : int

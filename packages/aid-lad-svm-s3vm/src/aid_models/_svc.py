@@ -14,10 +14,7 @@ from typing import Any, Self
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from aid_core import (
-    DaskSource,
-    as_data_source,
-)
+from aid_core import DaskSource, as_data_source
 from svmcore import blas_threads
 from svmcore.chunked import distinct, is_dask_collection
 from svmcore.clustering import ChunkedClusters
@@ -41,6 +38,7 @@ from ._svc_auto import auto_solver
 from ._svc_chunked import chunked_duals
 from ._svc_full_dcd import _fit_full
 from ._svc_problem import _SVCProblem
+from ._svc_scale import scale_cause
 
 __all__ = ["AIDSVC"]
 
@@ -165,13 +163,14 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
     optimality_gap_ : float
         (objective_ - lower_bound_) / objective_.
     stop_reason_ : str
-        "optimal", "gap", "max_iter", "time_limit", "callback" or "stalled" (see
-        :data:`aid_core.STOP_REASONS`).
+        "optimal", "gap", "max_iter", "time_limit", "callback", "stalled" or
+        "unsolved" (see :data:`aid_core.STOP_REASONS`).
     converged_ : bool
         Whether the run stopped by the optimality condition or ``gap_tol``
-        (``stop_reason_`` "optimal" or "gap"). A stop at ``max_iter`` or ``time_limit``
-        keeps the best solution found, sets False and warns (``ConvergenceWarning``
-        naming the budget).
+        (``stop_reason_`` "optimal" or "gap"), either with the certified gap within
+        ``gap_tol``. A stop at ``max_iter`` or ``time_limit`` keeps the best solution
+        found, sets False and warns (``ConvergenceWarning`` naming the budget), as do
+        "stalled" and "unsolved" (naming the data's scale when it is the likely cause).
     solver_ : str
         The aggregated-problem solver used (what "auto" chose); "newton-full" when
         "auto" solved a small dense problem directly (no aggregation).
@@ -214,12 +213,11 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
     the certified gap, not to round-off. ``solver="newton"`` (an exact KKT polish) and
     ``"libsvm"`` (exact on small aggregated problems) pass scikit-learn's sample-weight
     equivalence check (decision values at rtol 1e-7); ``"dcd"`` and the kernel solvers
-    do not. ``"liblinear"`` passes it on dense input and not on CSR: CSR input is not
-    centred before liblinear (to stay sparse), so liblinear regularizes the bias, its
-    answers on the check's aggregated problems are accepted at a relative gap near 2e-3
-    (the target of the first iterations is 1e-2), and the weighted and repeated fits
-    stop on the optimality condition with decision values 2e-4 apart; on dense input
-    liblinear's gap plateaus above the target and those solves switch to libsvm.
+    do not. ``"liblinear"`` passes it too: where its gap plateaus above the target the
+    solve switches to libsvm; on CSR (not centred, to stay sparse, so liblinear
+    regularizes the bias) answers near 2e-3 met the first iterations' 1e-2, and the
+    switch comes when the optimality condition holds above ``gap_tol`` and the
+    partition is solved again (before that re-solve the fits ended 2e-4 apart).
 
     Beyond the paper: the certified gap and ``gap_tol`` (the paper stops on the
     optimality condition alone), the aggregated solvers ``"newton"``, ``"dcd"``,
@@ -432,7 +430,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
             self.gamma_ = gamma
             norm2 = params["norm2"]
         self.dual_objective_ = alpha_sum - 0.5 * norm2
-        store_run(self, result, n)
+        store_run(self, result, n, cause=scale_cause(data, self.C, linear))
         self.solver_ = solver
         return self
 

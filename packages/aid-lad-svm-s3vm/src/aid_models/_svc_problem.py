@@ -93,9 +93,10 @@ class _SVCProblem(AIDProblem):
     """The weighted hinge SVM as an :class:`aid_core.AIDProblem`."""
 
     max_attempts = 3
-    # Prop 3 is taken to hold (stop "optimal") only for an aggregated solve within the
-    # coarsest gap this problem asks its solvers for; beyond it (libsvm, HiGHS or Newton
-    # stopping short, e.g. at a huge C) the run is "stalled" (aid_core).
+    # Prop 3 is taken to hold only for an aggregated solve within the coarsest gap this
+    # problem asks its solvers for; beyond it (libsvm, HiGHS or Newton stopping short,
+    # e.g. at a huge C) the run is "stalled", and "optimal" also needs the run's gap
+    # within gap_tol (else aid_core re-solves the partition from attempt 1).
     optimal_solve_gap = _MAX_INNER_GAP
 
     def __init__(self, est, X, kernel_params, gamma, seed, solver):
@@ -291,7 +292,7 @@ class _SVCProblem(AIDProblem):
             # HiGHS's active-set QP can call a rank-deficient Gram matrix non-convex, fail
             # numerically or stop short on it; libsvm then solves the same problem.
             if attempt > 0:
-                reason = "certificate retry"
+                reason = f"retry {attempt}"
             else:
                 try:
                     res = self._solve_qp(agg, tol)
@@ -318,7 +319,9 @@ class _SVCProblem(AIDProblem):
         alpha0, b0 = None, 0.0
         previous = context.previous
         token, parent_token, parent = agg["lineage"]
-        if previous is not None and previous.params.get("token") == parent_token:
+        if previous is not None and previous.params.get("token") == token:
+            alpha0, b0 = previous.params["alpha"], float(previous.params["b"])  # a re-solve
+        elif previous is not None and previous.params.get("token") == parent_token:
             # The previous partition's cluster of every cluster (declustering only
             # splits), from the split's K-sized lineage: no pass over the labels.
             old_alpha = previous.params["alpha"]
@@ -326,6 +329,7 @@ class _SVCProblem(AIDProblem):
             alpha0 = old_alpha[parent] * W / old_W[parent]
             b0 = float(previous.params["b"])
         target = self._inner_target(context)
+        rough = target >= _DCD_ROUGH_GAP
         res = dcd_weighted_svm(
             agg["X"],
             y,
@@ -334,14 +338,16 @@ class _SVCProblem(AIDProblem):
             gap_tol=target,
             alpha0=alpha0,
             b0=b0,
-            max_epochs=_DCD_ROUGH_EPOCHS if target >= _DCD_ROUGH_GAP else 100_000,
+            max_epochs=_DCD_ROUGH_EPOCHS if rough else 100_000,
             random_state=self.seed,
         )
         # The exactly feasible duals carry the certified bound into the next warm start.
         params = {"w": res.coef, "b": res.intercept, "alpha": res.feasible_dual_coef}
         params["token"] = token
         note = f"dcd target={target:.0e} epochs={res.n_epochs} rounds={res.n_rounds}"
-        return _Solved(params, float(res.objective), float(res.dual_objective), "dcd", note=note)
+        # A rough solve's epoch cap is its own rule; a fine solve that hits it gave up.
+        F, D, done = float(res.objective), float(res.dual_objective), res.converged or rough
+        return _Solved(params, F, D, "dcd", bool(done), note)
 
     def _solve_newton(self, agg, context):
         """Aggregated problem (9) in the primal by smoothed Newton (svmcore.solvers._newton).
@@ -363,7 +369,8 @@ class _SVCProblem(AIDProblem):
         )  # fmt: skip
         params = {"w": res.coef, "b": res.intercept, "alpha": res.feasible_dual_coef, "mu": res.mu}
         note = f"newton target={target:.0e} steps={res.n_epochs} stages={res.n_rounds}"
-        return _Solved(params, float(res.objective), float(res.dual_objective), "newton", note=note)
+        F, D = float(res.objective), float(res.dual_objective)
+        return _Solved(params, F, D, "newton", bool(res.converged), note)
 
     def _solve_svm(self, agg, tol, backend):
         est, y, W = self.est, agg["y"], agg["W"]

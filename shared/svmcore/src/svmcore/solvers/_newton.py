@@ -34,7 +34,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from ..numba_config import jit
 from ..typing import ArrayLike, MatrixLike
-from ..validation import check_float_array, check_real
+from ..validation import check_float_array, check_real, hard_margin_scale
 from ._dcd import DCDResult, _check_weights, _feasible_dual, _result
 from ._hinge import _check_labels, optimal_intercept
 from ._newton_direction import newton_direction
@@ -320,7 +320,7 @@ def _warn_uncertified(res, gap_tol, cs, Xc):
     to round-off), and with features of 1e20 at C = 1 even the dual bound's
     ``||X^T (alpha y)||^2`` is lost to cancellation in float64 (gaps of 1e8 and beyond).
     """
-    kappa = float(np.max(cs * np.einsum("ij,ij->i", Xc, Xc))) if Xc.size else 0.0
+    kappa = hard_margin_scale(Xc, cs) if Xc.size else 0.0  # cs = C s: C is in the weights
     warnings.warn(
         f"newton_weighted_svm stopped uncertified: relative gap {res.gap:.3g} above gap_tol="
         f"{gap_tol:.3g} with the smoothing width at its floor. max C s_i ||x_i||^2 is "

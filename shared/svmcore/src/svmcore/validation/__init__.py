@@ -2,7 +2,13 @@
 semi-supervised labels."""
 
 from ._checks import check_float_array, check_indices, check_positive_int, check_real
-from ._magnitude import FeatureScaleWarning, check_magnitude, warn_feature_scales
+from ._magnitude import (
+    HARD_MARGIN_SCALE,
+    FeatureScaleWarning,
+    check_magnitude,
+    hard_margin_scale,
+    warn_feature_scales,
+)
 from ._random import check_generator, check_seed
 from ._semi import UNLABELED, from_svmlin_labels, split_semi_supervised, unlabeled_mask
 from ._sklearn import (
@@ -19,6 +25,7 @@ from ._sklearn import (
 )
 
 __all__ = [
+    "HARD_MARGIN_SCALE",
     "FeatureScaleWarning",
     "Hidden",
     "Interval",
@@ -38,6 +45,7 @@ __all__ = [
     "check_seed",
     "fit_context",
     "from_svmlin_labels",
+    "hard_margin_scale",
     "split_semi_supervised",
     "unlabeled_mask",
     "validate_data",

@@ -10,9 +10,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..numba_config import jit_strict
-from ..typing import MatrixLike
+from ..typing import ArrayLike, MatrixLike
 
-__all__ = ["FeatureScaleWarning", "check_magnitude", "warn_feature_scales"]
+__all__ = ["FeatureScaleWarning", "check_magnitude", "hard_margin_scale", "warn_feature_scales"]
 
 #: Columns whose largest magnitudes differ by more than this factor draw a
 #: :class:`FeatureScaleWarning` (see :func:`warn_feature_scales`).
@@ -85,6 +85,68 @@ def check_magnitude(
             f"{estimator}'s solvers tell from zero (their tolerances are absolute). "
             f"Rescale {name}, e.g. with sklearn.preprocessing.StandardScaler."
         )
+
+
+#: From about this ``max C s_i ||x_i||^2`` (rows centred) a weighted hinge SVM is nearly a
+#: hard-margin problem that float64 solvers fail to certify: svmcore's Newton solver on
+#: random data failed from about 1e9 at gap_tol 1e-9 and certified none from about 1e14
+#: at 1e-4 (issue 19).
+HARD_MARGIN_SCALE = 1e9
+
+
+def hard_margin_scale(
+    X: MatrixLike,
+    sample_weight: ArrayLike | None = None,
+    *,
+    C: float = 1.0,
+    center: ArrayLike | None = None,
+) -> float:
+    """``max_i C s_i ||x_i - center||^2``: how nearly hard-margin a hinge SVM on ``X`` is.
+
+    ``X t`` at ``C`` is the problem on ``X`` at ``C t^2``, so rescaling cannot help a
+    solver; far above 1 (see ``HARD_MARGIN_SCALE``) the hinge swamps the regularizer and
+    the duality gap is lost to cancellation in float64. The remedy is the user's:
+    standardize ``X`` or lower ``C``.
+
+    Parameters
+    ----------
+    X : {ndarray, sparse matrix} of shape (n_samples, n_features)
+        Rows (or one block of them).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weights ``s_i`` (ones if None).
+    C : float, default=1.0
+        Penalty.
+    center : array-like of shape (n_features,), default=None
+        Subtracted from every row (the weighted mean, with a free bias); None: none.
+
+    Returns
+    -------
+    float
+        The largest ``C s_i ||x_i - center||^2`` (0 for no rows).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from svmcore.validation import hard_margin_scale
+    >>> X = np.array([[1e5, 0.0], [-1e5, 0.0]])
+    >>> hard_margin_scale(X, C=10.0)
+    100000000000.0
+    """
+    if X.shape[0] == 0:
+        return 0.0
+    if sp.issparse(X):
+        X = sp.csr_matrix(X)  # no copy for CSR
+        sq = np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
+        if center is not None:
+            c = np.asarray(center, dtype=np.float64)
+            sq = sq - 2.0 * np.asarray(X @ c, dtype=np.float64).ravel() + float(c @ c)
+    else:
+        Xc = np.asarray(X, dtype=np.float64)
+        if center is not None:
+            Xc = Xc - np.asarray(center, dtype=np.float64)
+        sq = np.einsum("ij,ij->i", Xc, Xc)
+    s = np.ones(X.shape[0]) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    return float(C * np.max(s * np.maximum(sq, 0.0)))
 
 
 @jit_strict
