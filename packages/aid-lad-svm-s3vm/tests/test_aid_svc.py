@@ -488,3 +488,20 @@ def test_huge_C_never_claims_an_optimum_it_has_not_reached(C):
         else:
             assert est.stop_reason_ in ("stalled", "unsolved") and not est.converged_, solver
             assert any(issubclass(w.category, ConvergenceWarning) for w in caught), solver
+
+
+def test_highs_rejecting_the_aggregated_qp_hands_it_to_libsvm(monkeypatch):
+    # issue 19: with features of 1e10 the aggregated Gram matrix has entries beyond
+    # HiGHS's infinity (1e20) and HiGHS rejects it ("passHessian returned kError", a
+    # ValueError), which ended AIDSVC(solver="highs") with that error; like its other
+    # failures it now goes to libsvm (noted in the history).
+    import aid_models._svc_problem as svc_problem
+
+    def rejecting(*args, **kwargs):
+        raise ValueError("HiGHS rejected the problem data (passHessian returned kError).")
+
+    monkeypatch.setattr(svc_problem, "solve_qp", rejecting)
+    X, y = make_blob_mixture(400, 3, random_state=1)
+    est = AIDSVC(solver="highs", random_state=0).fit(X, y)
+    assert est.converged_ and est.optimality_gap_ <= est.gap_tol
+    assert "highs-qp: data rejected" in est.history_[0]["note"]

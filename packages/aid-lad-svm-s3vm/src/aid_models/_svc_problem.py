@@ -430,6 +430,8 @@ class _SVCProblem(AIDProblem):
             except SolverError:
                 if ridge == _QP_RIDGES[-1]:
                     raise
+            except ValueError as exc:  # HiGHS rejected the data (entries of 1e21: X * 1e10)
+                raise SolverError(str(exc), status="data rejected") from exc
         if not np.all(np.isfinite(res.x)):
             # Seen from HiGHS's QP solver on degenerate Gram matrices despite "optimal".
             raise SolverError("HiGHS QP returned a non-finite point", status="non-finite x")
