@@ -6,8 +6,8 @@ least 4x the sum of the workers' limits. Each row reports the Dask fit's time ag
 the physical floor: the number of passes over the chunks the fit made times the time of
 one plain ``X.sum(axis=0).compute()`` pass over the same chunks (``ratio`` = fit time /
 (passes x plain pass); issue 18's target is <= 3). The value column gives the passes
-(chunk reads / chunks, from the scheduler's task stream, low-level task fusion off
-so that every read is a task), seconds per plain pass, the
+(chunk reads / chunks, counted by the reader in every worker, whichever task reads a
+chunk), seconds per plain pass, the
 peak RSS of each worker during the fit (VmHWM, reset after an untimed warm-up fit), the driver's
 RSS growth during the fit, and the in-memory fit's time where the data fit in memory.
 
@@ -18,8 +18,10 @@ memory; about half an hour). Data are written once to ``$SCALE_OUT_DIR`` (defaul
 """
 
 import os
+import pickle
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -91,7 +93,31 @@ def _stored(kind, n):
             da.to_npy_stack(folder / "X", X)
             da.to_npy_stack(folder / "y", y)
         (folder / "done").touch()
-    return da.from_npy_stack(folder / "X"), da.from_npy_stack(folder / "y")
+    return _npy_stack(folder / "X"), _npy_stack(folder / "y")
+
+
+#: Chunk reads by this process, per ``.npy`` folder (the passes; read on the workers).
+_READS: Counter = Counter()
+
+
+def _load(path):
+    """``np.load(path, mmap_mode="r")``, counted in ``_READS``."""
+    _READS[os.path.dirname(path)] += 1
+    return np.load(path, mmap_mode="r")
+
+
+def _npy_stack(folder):
+    """``dask.array.from_npy_stack(folder)`` (the same graph: one task per file, no
+    dependencies, memory-mapped reads) with each read counted where it runs."""
+    info = pickle.loads((folder / "info").read_bytes())
+    chunks, name = info["chunks"], f"from-npy-stack-{folder}"
+    keys = [(name, i) + (0,) * (len(chunks) - 1) for i in range(len(chunks[0]))]
+    graph = {k: (_load, str(folder / f"{k[1]}.npy")) for k in keys}
+    return da.Array(graph, name, chunks, info["dtype"])
+
+
+def _read_counts():
+    return dict(_READS)
 
 
 def _reset_peak():
@@ -128,24 +154,21 @@ class _DriverPeak:
         self.growth_mb = (self.peak - self.base) / 2**20
 
 
-def _reads(tasks, X):
-    """Chunk reads of ``X`` in a task stream: tasks keyed ``(X.name, i, 0)``."""
-    return sum(1 for t in tasks if isinstance(t["key"], tuple) and t["key"][0] == X.name)
+def _reads(client, X):
+    """Chunk reads of ``X`` so far, summed over the workers (the reader counts them)."""
+    folder = X.name.removeprefix("from-npy-stack-")
+    return sum(c.get(folder, 0) for c in client.run(_read_counts).values())
 
 
 def _fit(client, make, X, y, warm):
     make().fit(*warm)  # imports and Numba's cache loads on the workers, untimed
     client.run(_reset_peak)
-    # Without low-level fusion every chunk read is its own task, so the stream counts them.
-    with (
-        dask.config.set({"optimization.fuse.active": False}),
-        distributed.get_task_stream(client) as stream,
-        _DriverPeak() as driver,
-    ):
+    reads = _reads(client, X)
+    with _DriverPeak() as driver:
         start = time.perf_counter()
         est = make().fit(X, y)
         elapsed = time.perf_counter() - start
-    passes = _reads(stream.data, X) / X.numblocks[0]
+    passes = (_reads(client, X) - reads) / X.numblocks[0]
     peaks = client.run(_worker_peak_mb)
     return est, elapsed, passes, max(peaks.values()), driver.growth_mb
 

@@ -76,8 +76,9 @@ class DaskSource(DataSource):
             functools.partial(_on_block, fn), *per_row, dtype=dtype, shared=shared
         )
 
-    def reduce_blocks(self, fn: Callable, *per_row: Any, shared: Sequence = ()) -> Any:
-        return self.rows.reduce(functools.partial(_on_block, fn), *per_row, shared=shared)
+    def reduce_blocks(self, fn: Callable, *per_row: Any, **options: Any) -> Any:
+        """As :meth:`DataSource.reduce_blocks` (``shared``, ``part_bytes``) on the workers."""
+        return self.rows.reduce(functools.partial(_on_block, fn), *per_row, **options)
 
     def weights(self) -> np.ndarray:
         """Every row's weight, read once from the weights' chunks (not ``X``'s) and kept."""

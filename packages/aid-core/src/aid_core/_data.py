@@ -143,7 +143,13 @@ class DataSource(ABC):
         rows = [np.asarray(r, dtype=dtype) for r, _ in parts]
         return np.concatenate(rows), [p for _, p in parts]
 
-    def reduce_blocks(self, fn: Callable, *per_row: Any, shared: Sequence = ()) -> Any:
+    def reduce_blocks(
+        self,
+        fn: Callable,
+        *per_row: Any,
+        shared: Sequence = (),
+        part_bytes: float | None = None,
+    ) -> Any:
         """Sum ``fn(block, *(a[block rows] for a in per_row), *shared)`` over all blocks.
 
         Parameters
@@ -157,6 +163,11 @@ class DataSource(ABC):
         shared : sequence, default=()
             Further arguments of every call (K-sized lookups): a :class:`DaskSource`
             sends each once per worker rather than inside every task.
+        part_bytes : float or None, default=None
+            Bytes of ``fn``'s result, a hint: a :class:`DaskSource` lets one task add
+            several chunks' results when they are large next to the chunks
+            (:meth:`svmcore.chunked.RowBlocks.fold_size`). Blocks are added in order
+            either way.
 
         Returns
         -------

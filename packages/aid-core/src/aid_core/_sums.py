@@ -43,7 +43,9 @@ def cluster_sums(
         ``sum s_i``, the total weight of each cluster (its size for unit weights).
     """
     X_sum, y_sum, w_sum = source.reduce_blocks(
-        functools.partial(_block_sums, n_clusters=n_clusters, targets=targets), labels
+        functools.partial(_block_sums, n_clusters=n_clusters, targets=targets),
+        labels,
+        part_bytes=_part_bytes(source, n_clusters),
     )
     if not sp.issparse(X_sum):
         X_sum = np.asarray(X_sum)
@@ -112,6 +114,7 @@ class ClusterSums:
             functools.partial(_changed_sums, n_changed=changed.size, targets=self.targets),
             clusters.label_rows,
             shared=(position,),
+            part_bytes=_part_bytes(source, changed.size),
         )
         X_old, y_old, w_old = self._sums
         K = clusters.n_clusters
@@ -132,6 +135,11 @@ class ClusterSums:
         w_new = _grow(w_old, K)
         w_new[changed] = part[2]
         return X_new, y_new, w_new
+
+
+def _part_bytes(source, n_clusters):
+    """Bytes of one block's dense sums: K x (d + 2) float64 (the sums of X, y and s)."""
+    return 8.0 * n_clusters * (source.n_features + 2)
 
 
 def _grow(a, n_rows):

@@ -10,14 +10,16 @@ input without importing Dask.
 
 from ._blocks import RowBlocks, add_parts, distinct, gather_vector, select_rows, tree_sum
 from ._detect import is_dask_collection, require_dask
-from ._kept import chunk_parts, kept_rows, map_chunks, shared_values
+from ._kept import InlineRead, chunk_parts, chunk_task, kept_rows, map_chunks, shared_values
 from ._validate import check_dask_data, map_predict
 
 __all__ = [
+    "InlineRead",
     "RowBlocks",
     "add_parts",
     "check_dask_data",
     "chunk_parts",
+    "chunk_task",
     "distinct",
     "gather_vector",
     "is_dask_collection",

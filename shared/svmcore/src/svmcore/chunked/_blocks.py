@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -11,9 +13,13 @@ import scipy.sparse as sp
 
 from ..typing import ArrayLike, DaskArray
 from ._detect import is_dask_collection, require_dask
-from ._kept import chunk_parts, kept_rows, shared_values
+from ._kept import InlineRead, chunk_parts, chunk_task, kept_rows, shared_values
 
 __all__ = ["RowBlocks", "add_parts", "distinct", "gather_vector", "select_rows", "tree_sum"]
+
+#: A reduction's task folds chunks until its result is at most 1/FOLD_RATIO of the bytes
+#: it read (RowBlocks.fold_size).
+FOLD_RATIO = 2.0
 
 
 class RowBlocks:
@@ -57,15 +63,14 @@ class RowBlocks:
         """Number of columns."""
         return int(self.X.shape[1])
 
-    def _tasks(self, fn, per_row, chunks=None, shared=()):
-        import dask
-
-        tasks = []
+    def _chunk_args(self, per_row, shared=(), chunks=None):
+        """Per chunk: the arguments ``(start, X_i, y_i, w_i, *slices, *shared)`` of its task."""
         # Per-row arrays kept on the workers (Dask arrays) pass chunk by chunk where they
         # live; the caller's own arrays are sliced into the tasks.
         kept = [chunk_parts(a, self.row_chunks) if is_dask_collection(a) else None for a in per_row]
         per_row = [a if k is not None else _compact(a) for a, k in zip(per_row, kept, strict=True)]
         extra = shared_values(shared)
+        args = []
         for i in range(len(self.row_chunks)) if chunks is None else chunks:
             lo, hi = self.starts[i], self.starts[i + 1]
             slices = [
@@ -73,10 +78,43 @@ class RowBlocks:
                 for a, k in zip(per_row, kept, strict=True)
             ]
             X_i, y_i, w_i = (parts[i] for parts in self._parts)
-            # Not pure: a pure key would hash every per-row slice (hundreds of MB per
-            # pass at 1e8 rows) for a task that is computed once.
-            tasks.append(dask.delayed(fn, pure=False)(int(lo), X_i, y_i, w_i, *slices, *extra))
-        return tasks
+            args.append((int(lo), X_i, y_i, w_i, *slices, *extra))
+        return args
+
+    def _tasks(self, fn, per_row, chunks=None, shared=()):
+        # Chunk reads without dependencies run inside the task (chunk_parts).
+        return [chunk_task(fn, *a) for a in self._chunk_args(per_row, shared, chunks)]
+
+    def fold_size(self, part_bytes: float | None) -> int:
+        """Chunks per task of a reduction whose result per task takes ``part_bytes``.
+
+        Every task's result is allocated, moved between workers and added once; when it
+        is large next to the chunk it sums (AID's K-sized cluster sums: K x (d + 2)
+        floats against a chunk's rows), a task folds several consecutive chunks, read
+        one at a time, into one result, until the results take at most
+        ``1 / FOLD_RATIO`` of the bytes read; at least two tasks per thread of the
+        cluster stay (its load balance). A power of two, so that a task's sum is one node
+        of :func:`tree_sum`'s tree over the chunks: the total is the same to the bit.
+
+        Parameters
+        ----------
+        part_bytes : float or None
+            Bytes of one result; None or 0 folds nothing.
+
+        Returns
+        -------
+        int
+            Chunks per task, a power of two (1: one task per chunk).
+        """
+        n_chunks = len(self.row_chunks)
+        if not part_bytes or n_chunks < 2 or not isinstance(self.X._meta, np.ndarray):
+            return 1
+        wanted = FOLD_RATIO * part_bytes / (self.X.nbytes / n_chunks)
+        cap = n_chunks // (2 * _cluster_threads())
+        fold = 1
+        while fold < wanted and 2 * fold <= cap:
+            fold *= 2
+        return fold
 
     def map(self, fn: Callable, *per_row: np.ndarray, shared: Sequence = ()) -> list:
         """``[fn(start, X_i, y_i, w_i, *(a[rows of i] for a in per_row)) for each chunk i]``.
@@ -105,13 +143,29 @@ class RowBlocks:
         """
         return _compute_streaming(self._tasks(fn, per_row, shared=shared))
 
-    def reduce(self, fn: Callable, *per_row: np.ndarray, shared: Sequence = ()) -> Any:
+    def reduce(
+        self,
+        fn: Callable,
+        *per_row: np.ndarray,
+        shared: Sequence = (),
+        part_bytes: float | None = None,
+    ) -> Any:
         """Sum of ``fn`` over the chunks (as :meth:`map`), added pairwise on the workers.
 
         ``fn`` returns an array, a sparse matrix, a number or a tuple of those (``None``
-        entries stay ``None``); only the total comes back.
+        entries stay ``None``); only the total comes back. With ``part_bytes`` (the size
+        of ``fn``'s result) a task may add the results of several consecutive chunks
+        before its sum joins the tree (:meth:`fold_size`); it adds into the arrays
+        ``fn`` returned, so ``fn`` must return new arrays, not shared ones.
         """
-        return tree_sum(self._tasks(fn, per_row, shared=shared)).compute()
+        args = self._chunk_args(per_row, shared)
+        fold = self.fold_size(part_bytes)
+        if fold == 1:
+            tasks = [chunk_task(fn, *a) for a in args]
+        else:
+            folded = functools.partial(_fold, fn)
+            tasks = [chunk_task(folded, *args[i : i + fold]) for i in range(0, len(args), fold)]
+        return tree_sum(tasks).compute()
 
     def map_kept(
         self, fn: Callable, *per_row: np.ndarray, dtype: Any, shared: Sequence = ()
@@ -143,7 +197,7 @@ class RowBlocks:
                 continue
             rows = indices[bounds[i] : bounds[i + 1]] - self.starts[i]
             X_i, y_i, w_i = (parts[i] for parts in self._parts)
-            tasks.append(dask.delayed(_select_rows, pure=False)(0, X_i, y_i, w_i, rows))
+            tasks.append(chunk_task(_select_rows, 0, X_i, y_i, w_i, rows))
         parts = dask.compute(*tasks)
         X_parts, y_parts, w_parts = zip(*parts, strict=True)
         X = sp.vstack(X_parts, format="csr") if sp.issparse(X_parts[0]) else np.vstack(X_parts)
@@ -269,6 +323,51 @@ def _compute_streaming(tasks) -> list:
         results[where[future.key]] = result
         future.release()
     return results
+
+
+def _cluster_threads() -> int:
+    """Threads of the current ``distributed`` cluster, else of this machine."""
+    client = _current_client()
+    if client is not None and not _scheduler_overridden():
+        return max(1, sum(client.nthreads().values()))
+    return os.cpu_count() or 1
+
+
+def _fold(fn, *chunk_args):
+    """Sum of ``fn`` over consecutive chunks in one task, reading each chunk just in time.
+
+    Results are added in :func:`tree_sum`'s pairs (a stack of partial sums, each merged
+    with its left neighbour of the same level), so a group of ``2**j`` chunks gives
+    that tree's node bit for bit, and a shorter last group its carried remainder. The
+    left operand is added into (results made inside this task), so a task holds at
+    most three K-sized results at once whatever its fold.
+    """
+    stack = []  # (level, sum of 2**level chunks), levels decreasing
+    for args in chunk_args:
+        part, level = fn(*(a() if isinstance(a, InlineRead) else a for a in args)), 0
+        while stack and stack[-1][0] == level:
+            part, level = _add_into(stack.pop()[1], part), level + 1
+        stack.append((level, part))
+    total = stack.pop()[1]
+    while stack:  # a short last group: the tree adds each remainder to its left
+        total = _add_into(stack.pop()[1], total)
+    return total
+
+
+def _add_into(a, b):
+    """``add_parts(a, b)``, written into ``a`` where it is a dense array (same bits)."""
+    if isinstance(a, tuple):
+        return tuple(None if u is None else _add_into(u, v) for u, v in zip(a, b, strict=True))
+    if (
+        isinstance(a, np.ndarray)
+        and isinstance(b, np.ndarray)
+        and a.flags.writeable
+        and a.shape == b.shape
+        and np.result_type(a, b) == a.dtype
+    ):
+        np.add(a, b, out=a)
+        return a
+    return a + b
 
 
 def _scheduler_overridden() -> bool:

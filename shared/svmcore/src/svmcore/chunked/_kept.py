@@ -10,13 +10,112 @@ results (counts, per-cluster decisions) cross to the caller.
 from __future__ import annotations
 
 import operator
+import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..typing import DaskArray
 from ._detect import require_dask
 
-__all__ = ["chunk_parts", "kept_rows", "map_chunks", "shared_values"]
+__all__ = ["chunk_parts", "chunk_task", "kept_rows", "map_chunks", "shared_values"]
+
+#: Largest task (its arguments' ``dask.sizeof``) read inside the task that uses its chunk.
+INLINE_READ_MAX_BYTES = 64 * 2**10
+
+
+class InlineRead:
+    """A chunk's own task (a read from storage), run inside the task that uses the chunk.
+
+    A chunk read such as ``np.load(path, mmap_mode="r")`` (``dask.array.from_npy_stack``)
+    is a task without dependencies. Kept as a key of its own, its result sits in a
+    worker's memory until the task that uses it runs; a memory map counts at its full
+    size there (``dask.sizeof``, and its touched pages in the worker's RSS), so a worker
+    near its target spills chunk reads to disk (a full copy) and reads them back. Inside
+    the task that uses it, the read exists only while that task runs, as Dask's own
+    linear fusion does for ``X.sum()``; a lost worker's task reads its chunk again.
+
+    Parameters
+    ----------
+    key : hashable
+        The chunk's key.
+    task : object
+        Its task in the array's graph, without dependencies.
+    """
+
+    __slots__ = ("key", "task")
+
+    def __init__(self, key: Any, task: Any) -> None:
+        self.key, self.task = key, task
+
+    def __call__(self) -> Any:
+        """The chunk."""
+        from dask.core import get
+
+        return get({self.key: self.task}, [self.key])[0]  # a list: keys can be tuples
+
+
+def _payload_bytes(x: Any) -> int:
+    """Bytes of the literals in a task (arrays embedded in it count in full)."""
+    from dask.sizeof import sizeof
+
+    if isinstance(x, (tuple, list)):
+        return sum(_payload_bytes(v) for v in x)
+    if isinstance(x, dict):
+        return sum(_payload_bytes(v) for v in x.values())
+    if hasattr(x, "func") and hasattr(x, "args"):  # a task object (dask >= 2024.12)
+        return _payload_bytes(x.args) + _payload_bytes(getattr(x, "kwargs", {}))
+    if hasattr(x, "value") and type(x).__name__ == "DataNode":
+        return _payload_bytes(x.value)
+    return int(sizeof(x))
+
+
+def _inline_reads(parts: list) -> list:
+    """``parts`` with each small chunk task without dependencies as an :class:`InlineRead`."""
+    from dask.core import get_dependencies, istask
+
+    graph = parts[0].__dask_graph__() if parts else {}
+    out = []
+    for part in parts:
+        task = graph.get(part.key)
+        # A task object names its dependencies even when they are not in this graph
+        # (the chunks of a persisted array); a legacy tuple task refers to keys in it.
+        deps = getattr(task, "dependencies", None)
+        if deps is None and istask(task):
+            deps = get_dependencies(graph, part.key)
+        if istask(task) and not deps and _payload_bytes(task) <= INLINE_READ_MAX_BYTES:
+            out.append(InlineRead(part.key, task))
+        else:  # persisted chunks, derived arrays, chunks embedded in the graph
+            out.append(part)
+    return out
+
+
+def _run_reading(fn, *args):
+    """``fn(*args)`` with every :class:`InlineRead` argument replaced by its chunk."""
+    return fn(*(a() if isinstance(a, InlineRead) else a for a in args))
+
+
+def chunk_task(fn: Callable, *args: Any) -> Any:
+    """``dask.delayed(fn, pure=False)(*args)``, running :class:`InlineRead` arguments first.
+
+    Parameters
+    ----------
+    fn : callable
+        Runs on a worker with the chunks in place of the :class:`InlineRead` arguments.
+    *args
+        Delayed values, :class:`InlineRead` chunks (from :func:`chunk_parts`) or literals.
+
+    Returns
+    -------
+    dask.delayed.Delayed
+        One task, keyed by ``fn``'s name (as ``dask.delayed(fn)`` keys it).
+    """
+    import dask
+    from dask.utils import funcname
+
+    # Not pure: a pure key would hash every argument (per-row slices) for a task that
+    # is computed once.
+    name = f"{funcname(fn)}-{uuid.uuid4().hex}"
+    return dask.delayed(_run_reading, pure=False)(fn, *args, dask_key_name=name)
 
 
 def chunk_parts(arr: DaskArray | None, row_chunks: Sequence[int]) -> list:
@@ -32,7 +131,8 @@ def chunk_parts(arr: DaskArray | None, row_chunks: Sequence[int]) -> list:
     Returns
     -------
     list
-        One delayed value (or None) per chunk.
+        One value per chunk: a delayed value, an :class:`InlineRead` for a chunk whose
+        task has no dependencies (run it with :func:`chunk_task`), or None.
     """
     if arr is None:
         return [None] * len(row_chunks)
@@ -41,7 +141,7 @@ def chunk_parts(arr: DaskArray | None, row_chunks: Sequence[int]) -> list:
     if arr.ndim > 1 and arr.numblocks[1] != 1:
         arr = arr.rechunk({1: -1})
     parts = arr.to_delayed()
-    return list(parts.ravel())
+    return _inline_reads(list(parts.ravel()))
 
 
 def shared_values(values: Sequence[Any]) -> list:
@@ -88,12 +188,9 @@ def map_chunks(
     list of dask.delayed.Delayed
         One task per chunk, not yet computed.
     """
-    import dask
-
     parts = [chunk_parts(a, row_chunks) for a in arrays]
     extra = shared_values(shared)
-    call = dask.delayed(fn, pure=False)
-    return [call(*(p[i] for p in parts), *extra) for i in range(len(row_chunks))]
+    return [chunk_task(fn, *(p[i] for p in parts), *extra) for i in range(len(row_chunks))]
 
 
 def kept_rows(
