@@ -216,6 +216,13 @@ def _pairwise_block(a, lo, n):
     return res
 
 
+#: numpy before 2.3 reduces a contiguous vector in buffers of 8192 entries, adding each
+#: buffer's pairwise sum to the running total (0: one pairwise tree over the whole vector,
+#: numpy >= 2.3). Read when the kernels compile: a Numba cache written under one numpy
+#: and loaded under another keeps the value it was compiled with.
+NUMPY_REDUCE_BUFFER = 8192 if tuple(int(v) for v in np.__version__.split(".")[:2]) < (2, 3) else 0
+
+
 @jit_strict
 def numpy_sum(a):
     """``a.sum()`` of a contiguous float64 vector, bit for bit as numpy computes it.
@@ -224,17 +231,29 @@ def numpy_sum(a):
     iterates identical to the numpy version's (tested against ``np.sum``). numpy halves
     a run longer than 128 entries (the first half a multiple of 8 long) and adds the
     halves' sums; this walks the same tree with an explicit stack (a recursive kernel
-    cannot be loaded from Numba's on-disk cache).
+    cannot be loaded from Numba's on-disk cache). numpy < 2.3 sums buffers of 8192
+    entries that way and adds them in order (``NUMPY_REDUCE_BUFFER``).
     """
     n = a.shape[0]
+    if NUMPY_REDUCE_BUFFER and n > NUMPY_REDUCE_BUFFER:
+        total = 0.0
+        for lo in range(0, n, NUMPY_REDUCE_BUFFER):
+            total += _pairwise_sum(a, lo, min(NUMPY_REDUCE_BUFFER, n - lo))
+        return total
+    # np.intp(0), not 0: see numba_config on literal arguments
+    return 0.0 + _pairwise_sum(a, np.intp(0), n)
+
+
+@jit_strict
+def _pairwise_sum(a, start, n):
+    """numpy's ``pairwise_sum`` of ``a[start:start + n]`` (see :func:`numpy_sum`)."""
     if n <= 128:
-        # np.intp(0), not 0: see numba_config on literal arguments
-        return 0.0 + _pairwise_block(a, np.intp(0), n)
+        return _pairwise_block(a, start, n)
     # tasks: (lo, n) to sum, or (0, -1): replace the top two sums by their sum
     task_lo = np.empty(192, dtype=np.int64)
     task_n = np.empty(192, dtype=np.int64)
     sums = np.empty(64)
-    task_lo[0], task_n[0] = 0, n
+    task_lo[0], task_n[0] = start, n
     n_tasks, n_sums = 1, 0
     while n_tasks:
         n_tasks -= 1
@@ -252,7 +271,7 @@ def numpy_sum(a):
             task_lo[n_tasks + 1], task_n[n_tasks + 1] = lo + half, size - half
             task_lo[n_tasks + 2], task_n[n_tasks + 2] = lo, half
             n_tasks += 3
-    return 0.0 + sums[0]
+    return sums[0]
 
 
 def _unsigned(index):
