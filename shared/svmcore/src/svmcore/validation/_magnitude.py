@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils.extmath import row_norms
 
 from ..numba_config import jit_strict
 from ..typing import ArrayLike, MatrixLike
@@ -134,9 +135,11 @@ def hard_margin_scale(
     """
     if X.shape[0] == 0:
         return 0.0
+    # scikit-learn's row_norms sums the squares row by row, without squaring X (or its
+    # stored values) in a copy; CSR stays sparse, centred through ||x||^2 - 2 x.c + c.c
     if sp.issparse(X):
-        X = sp.csr_matrix(X)  # no copy for CSR
-        sq = np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
+        X = sp.csr_matrix(X, dtype=np.float64)  # no copy for float64 CSR
+        sq = row_norms(X, squared=True)
         if center is not None:
             c = np.asarray(center, dtype=np.float64)
             sq = sq - 2.0 * np.asarray(X @ c, dtype=np.float64).ravel() + float(c @ c)
@@ -144,7 +147,7 @@ def hard_margin_scale(
         Xc = np.asarray(X, dtype=np.float64)
         if center is not None:
             Xc = Xc - np.asarray(center, dtype=np.float64)
-        sq = np.einsum("ij,ij->i", Xc, Xc)
+        sq = row_norms(Xc, squared=True)
     s = np.ones(X.shape[0]) if sample_weight is None else np.asarray(sample_weight, np.float64)
     return float(C * np.max(s * np.maximum(sq, 0.0)))
 
