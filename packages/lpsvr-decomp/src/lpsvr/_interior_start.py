@@ -8,6 +8,7 @@ from svmcore.kernels import gram, kernel_matvec
 
 from ._interior import basis_guess, interior_point
 from ._passes import Outputs, full_pricing, primal_block
+from ._result import row_multipliers
 
 __all__ = ["interior_sets"]
 
@@ -123,12 +124,13 @@ def interior_sets(
         back_signs = 2.0 * np.concatenate([p["back_side"] for p in parts]) - 1.0
         pi = point["pi"][: u.size]
         pi = np.where(pi > 1e-9 * u, pi, 0.0)
-        beta = _beta(
-            N,
+        mu, nu = row_multipliers(
             np.r_[row_samples, folded.samples],
             np.r_[row_signs, folded.signs],
             np.r_[pi, t * cost[folded.samples]],
+            N,
         )
+        beta = mu - nu
         # at most max_add columns a round: doubling P instead (max(max_add, |P|), before
         # 2026-11-26) brought in hundreds that the next point found inactive, and the
         # interior point's cost grows as |P|^2 |R|
@@ -242,14 +244,6 @@ def _guess(point, u, folded):
         return basis_guess(point, u), 1.0
     col_status, row_status = basis_guess(point, np.r_[u, 1.0], nonbasic=[u.size])
     return (col_status[:-1], row_status), float(point["pi"][-1])
-
-
-def _beta(n, samples, signs, pi):
-    """``beta = mu - nu`` per sample from the multipliers ``pi`` of rows ``(samples, signs)``."""
-    lo = signs < 0
-    return np.bincount(samples[lo], weights=pi[lo], minlength=n) - np.bincount(
-        samples[~lo], weights=pi[~lo], minlength=n
-    )
 
 
 class _Folded:

@@ -119,9 +119,15 @@ def _sample_multipliers(lp, pi, N):
     ``min(mu, nu)`` from both keeps ``beta = mu - nu`` (the only quantity in
     the dual constraints on alpha and b) and gives ``mu + nu <= 2 C s_j``.
     """
-    row_sample, row_sign = lp.rows
+    mu, nu = row_multipliers(*lp.rows, pi, N)
+    common = np.minimum(mu, nu)
+    return mu - common, nu - common
+
+
+def row_multipliers(row_sample, row_sign, pi, N):
+    """``(mu, nu)``, length N: the multipliers ``pi`` of the rows ``s = -1`` and ``s = +1``
+    summed per sample (rows ``(row_sample, row_sign)``)."""
     lo = row_sign < 0
     mu = np.bincount(row_sample[lo], weights=pi[lo], minlength=N)
     nu = np.bincount(row_sample[~lo], weights=pi[~lo], minlength=N)
-    common = np.minimum(mu, nu)
-    return mu - common, nu - common
+    return mu, nu
