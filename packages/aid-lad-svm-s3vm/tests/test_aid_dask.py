@@ -192,3 +192,30 @@ def test_svc_labels_stay_on_the_workers_and_equal_the_in_memory_partitions():
         assert isinstance(b, ChunkedClusters) and not isinstance(a, ChunkedClusters)
         np.testing.assert_array_equal(b.labels, a.labels)
         np.testing.assert_array_equal(b.sizes, a.sizes)
+
+
+@pytest.mark.parametrize("lp_method", ["auto", "warm"])
+def test_lad_labels_stay_on_the_workers_and_equal_the_in_memory_partitions(lp_method):
+    """AIDLADRegressor's counterpart: every partition of the Dask run, the initial
+    clustering's included, is a ChunkedClusters with the in-memory run's labels; "warm"
+    maps each LP basis to the split clusters through the partitions' lineage."""
+    from svmcore.clustering import ChunkedClusters
+
+    X, y = _lad_data(5000, 3, seed=4)
+    seen = {"memory": [], "dask": []}
+
+    def keep(name):
+        return lambda record: seen[name].append(record["clusters"]) and None
+
+    kw = {"random_state": 2, "gap_tol": 0.0, "lp_method": lp_method}
+    a = AIDLADRegressor(callback=keep("memory"), **kw).fit(X, y)
+    dX = da.from_array(X, chunks=(1100, 3))
+    b = AIDLADRegressor(callback=keep("dask"), **kw).fit(dX, da.from_array(y, chunks=1100))
+    assert_same_run(a, b)
+    assert len(seen["dask"]) == len(seen["memory"]) >= 3
+    for x, z in zip(seen["memory"], seen["dask"], strict=True):
+        assert isinstance(z, ChunkedClusters) and not isinstance(x, ChunkedClusters)
+        np.testing.assert_array_equal(z.labels, x.labels)
+        np.testing.assert_array_equal(z.sizes, x.sizes)
+    if lp_method == "warm":
+        assert all("(warm)" in r["note"] for r in list(b.history_)[1:])

@@ -8,6 +8,7 @@ centroids, the aggregated LP, Prop 1-2 on the full data) and the estimator
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from numbers import Integral, Real
 from typing import Any, Self
@@ -19,13 +20,14 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from aid_core import (
     AggregatedSolution,
     AIDProblem,
+    Block,
     ClusterSums,
     DaskSource,
     Evaluation,
     as_data_source,
 )
 from svmcore.chunked import is_dask_collection
-from svmcore.clustering import Clusters, kmeans_one_iteration
+from svmcore.clustering import Clusters, kmeans_one_iteration, kmeans_seed_rows
 from svmcore.linalg import column_power_of_two_scaling
 from svmcore.typing import ArrayLike, DaskArray, MatrixLike, RandomStateLike
 from svmcore.validation import (
@@ -38,7 +40,6 @@ from svmcore.validation import (
     validate_data,
 )
 
-from ._codes import residual_codes
 from ._common import (
     dask_input,
     initial_cluster_count,
@@ -47,6 +48,7 @@ from ._common import (
     sample_rows,
     store_run,
 )
+from ._lad_chunked import chunked_initial_clusters, lad_points, residual_block
 from ._lad_ipm import lad_interior_point
 from ._lad_lp import _certified_bound, _with_intercept, lad_lp, lad_lp_sifting, split_basis
 
@@ -69,7 +71,30 @@ class _LADProblem(AIDProblem):
         rng = np.random.default_rng(random_state)
         # Sec. 4: beta from a small sample, residuals r on all rows, one k-means on (r, y).
         size = max(20 * self.p, 1000) if est.init_sample_size == "auto" else est.init_sample_size
-        sample = data.take(sample_rows(n, size, rng))
+        idx = sample_rows(n, size, rng)
+        rate = est.initial_aggregation_rate
+        if rate == "auto":
+            rate = auto_lad_rate(n, self.p)
+        k0 = initial_cluster_count(rate, n, self.p + 1)
+        if not isinstance(data, DaskSource):
+            beta = self._pilot(data.take(idx))
+            Z = data.map_rows(
+                functools.partial(lad_points, beta=beta, fit_intercept=est.fit_intercept)
+            )
+            return Clusters(kmeans_one_iteration(Z, k0, random_state=rng))
+        # Labels made and kept where the rows are. The k-means seed rows are drawn now,
+        # the draws kmeans_one_iteration makes after the sample's, so that one read of
+        # the chunks brings both the sample and the seeds.
+        seeds = kmeans_seed_rows(n, k0, rng)
+        rows = np.union1d(idx, seeds)
+        both = data.take(rows)
+        beta = self._pilot(_rows_of(both, np.searchsorted(rows, idx)))
+        points = lad_points(_rows_of(both, np.searchsorted(rows, seeds)), beta, est.fit_intercept)
+        return chunked_initial_clusters(data, beta, est.fit_intercept, points)
+
+    def _pilot(self, sample):
+        """Sec. 4's coefficients from the sample: the IPM on dense data, else HiGHS."""
+        est = self.est
         X0 = _with_intercept(sample.X, est.fit_intercept)
         beta = None
         if self.lp_method == "fn" and not sp.issparse(X0):
@@ -80,17 +105,7 @@ class _LADProblem(AIDProblem):
             method = "ipm" if self.lp_method in ("warm", "sift", "fn") else self.lp_method
             beta, *_ = lad_lp(X0, sample.y, sample.sample_weight, method=method)
         self.pilot = beta  # the contract's pilot solution: set once here, read-only after
-        Z = data.map_rows(lambda b: np.column_stack([b.y - self._predict(b.X, beta), b.y]))
-        rate = est.initial_aggregation_rate
-        if rate == "auto":
-            rate = auto_lad_rate(n, self.p)
-        k0 = initial_cluster_count(rate, n, self.p + 1)
-        return Clusters(kmeans_one_iteration(Z, k0, random_state=rng))
-
-    def _predict(self, X, beta):
-        if self.est.fit_intercept:
-            return X @ beta[:-1] + beta[-1]
-        return X @ beta
+        return beta
 
     def aggregate(self, data, clusters):
         # Zero-weight samples are dropped in fit, so every cluster has w_sum > 0.
@@ -98,15 +113,18 @@ class _LADProblem(AIDProblem):
         inv = sp.diags(1.0 / w_sum)
         X_mean = (inv @ X_sum).tocsr() if sp.issparse(X_sum) else X_sum / w_sum[:, None]
         X = _with_intercept(X_mean, self.est.fit_intercept)
-        return X, y_sum / w_sum, w_sum, clusters.labels
+        # The lineage maps a previous LP basis to this partition's clusters (K-sized,
+        # where per-row labels would be n-sized and live on Dask workers).
+        return X, y_sum / w_sum, w_sum, (clusters.token, clusters.parent_token, clusters.parent)
 
     def solve(self, aggregated, context):
-        X, y, w, labels = aggregated
+        X, y, w, lineage = aggregated
         attempt, previous = context.attempt, context.previous
         basis = None
         if self.lp_method == "warm" and previous is not None and previous.warm_start:
-            old_labels, old_result = previous.warm_start
-            basis = split_basis(old_result, old_labels, labels, y.size)
+            old_token, old_result = previous.warm_start
+            parent = _parent_clusters(lineage, old_token, y.size)
+            basis = None if parent is None else split_basis(old_result, parent)
         method = self.lp_method
         if method == "fn" and not sp.issparse(X) and attempt == 0:
             beta, primal, dual, info = lad_interior_point(X, y, w)
@@ -153,24 +171,44 @@ class _LADProblem(AIDProblem):
             lower_bound=_certified_bound(dual, primal),
             note=note,
             backend=f"highs-{method}",
-            warm_start=None if res.basis is None else (labels, res),
+            warm_start=None if res.basis is None else (lineage[0], res),
         )
 
     def evaluate(self, data, clusters, solution):
-        beta = solution.params
-
-        def residual(block):
-            # Per row one byte (sign of r, and whether r is zero up to round-off) and per
-            # block one partial sum: what travels back from a Dask worker.
-            return residual_codes(block.y, self._predict(block.X, beta), block.weights)
-
-        parts = data.map_blocks(residual)
-        code = np.concatenate([c for c, _ in parts])
-        return Evaluation(
-            objective=float(sum(e for _, e in parts)),
-            key=code & 1,
-            free=code >= 2,
+        # Per row one byte (sign of r, and whether r is zero up to round-off), kept where
+        # it is made (on a Dask worker, for the split that reads it there); per block
+        # one partial sum of E travels back.
+        code, parts = data.map_kept(
+            functools.partial(
+                residual_block, beta=solution.params, fit_intercept=self.est.fit_intercept
+            ),
+            dtype=np.int8,
         )
+        return Evaluation(objective=float(sum(parts)), key=code & 1, free=code >= 2)
+
+
+def _rows_of(block, positions):
+    """The rows ``positions`` of a gathered block, as a block of their own."""
+    return Block(
+        0,
+        block.X[positions],
+        None if block.y is None else block.y[positions],
+        None if block.sample_weight is None else block.sample_weight[positions],
+    )
+
+
+def _parent_clusters(lineage, old_token, n_clusters):
+    """Each cluster's cluster in the partition ``old_token`` (None if it is no ancestor).
+
+    The partition itself (a retry) maps to itself; a partition split from it maps
+    through ``Clusters.parent``.
+    """
+    token, parent_token, parent = lineage
+    if token == old_token:
+        return np.arange(n_clusters)
+    if parent_token == old_token and parent is not None:
+        return parent
+    return None
 
 
 def auto_lad_rate(n_samples: int, n_params: int) -> float:

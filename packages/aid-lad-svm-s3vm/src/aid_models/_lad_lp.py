@@ -181,7 +181,7 @@ def _certified_bound(dual, primal):
     return max(min(dual, primal), 0.0)
 
 
-def split_basis(result, old_labels, new_labels, n_new):
+def split_basis(result, parent):
     """Map an optimal basis of the previous aggregated dual LP to the split clusters.
 
     A child cluster inherits its parent's column status; a basic parent keeps its basis
@@ -189,12 +189,14 @@ def split_basis(result, old_labels, new_labels, n_new):
     bound the parent's value leaned to. With e_child = e_parent W_child / W_parent the
     old point stays feasible (X^T e is unchanged), so the simplex method restarts next
     to the previous optimum instead of from scratch.
+
+    ``parent[k]`` is the previous cluster that cluster ``k`` was split from
+    (``parent[k] = k`` for the ids the previous partition had: ``Clusters.parent``).
     """
-    parent = np.empty(n_new, dtype=np.int64)
-    parent[new_labels] = old_labels
+    parent = np.asarray(parent, dtype=np.int64)
     status = result.basis.col_status[parent].copy()
     x = result.x[parent]
-    is_new = np.arange(n_new) != parent
+    is_new = np.arange(parent.size) != parent
     moved = is_new & (status == 1)
     status[moved] = np.where(x[moved] > 0, 2, 0)
     return LPBasis(col_status=status, row_status=result.basis.row_status.copy())

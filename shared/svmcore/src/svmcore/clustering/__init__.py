@@ -2,16 +2,26 @@
 
 from ._chunked import ChunkedClusters
 from ._clusters import Clusters
-from ._kmeans import kmeans_centres, kmeans_one_iteration, nearest_centre
+from ._kmeans import (
+    centre_sums,
+    kmeans_centres,
+    kmeans_one_iteration,
+    kmeans_seed_rows,
+    moved_centres,
+    nearest_centre,
+)
 from ._label_passes import mixed_groups
 from ._sums import group_sums
 
 __all__ = [
     "ChunkedClusters",
     "Clusters",
+    "centre_sums",
     "group_sums",
     "kmeans_centres",
     "kmeans_one_iteration",
+    "kmeans_seed_rows",
+    "moved_centres",
     "mixed_groups",
     "nearest_centre",
 ]
