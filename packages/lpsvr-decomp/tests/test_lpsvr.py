@@ -5,6 +5,7 @@ from functools import partial
 
 import numpy as np
 import pytest
+import scipy.linalg as sla
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,7 +19,7 @@ import lpsvr._lpsvc
 import lpsvr._lpsvr
 from lpsvr import LPSVC, LPSVR
 from lpsvr._constraint_decomposition import constraint_decomposition
-from lpsvr._interior import _scaled_syrk, interior_point
+from lpsvr._interior import _factor, _normal_product, _refined_solve, _scaled_syrk, interior_point
 from lpsvr._lp import RowColumnLP, solve_svr_lp
 from lpsvr._row_column import fit_row_column
 from lpsvr._variable_decomposition import fit_lp_svr
@@ -393,6 +394,87 @@ def test_warm_started_interior_point_reaches_the_lp_optimum(seed):
         assert np.abs(G @ warm["pi"]).max() <= 1.0 + 1e-6 and abs(s @ warm["pi"]) < 1e-6, name
     assert q @ cold["pi"] == pytest.approx(opt, rel=1e-7)
     assert interior_point(*lp, tol=1e-8, start=starts["optimal"])["n_iter"] < cold["n_iter"]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("tol", [1e-3, 1e-8])
+def test_mixed_precision_interior_point_reaches_the_lp_optimum(seed, tol):
+    """interior_point(mixed=True): normal matrices in float32, each Newton system refined
+    against the float64 operator. Its points solve the LP as the float64 ones do: to the
+    requested gap at the optimum of one HiGHS solve of the LP (``linprog``), feasible,
+    in about as many steps (the rounds' loose points at 1e-3 decide the sets)."""
+    lp, opt = _dual_row_column_lp(300, 60, seed)
+    G, s, q, u = lp
+    exact = interior_point(*lp, tol=tol)
+    mixed = interior_point(*lp, tol=tol, mixed=True)
+    assert mixed["gap"] < tol
+    assert q @ mixed["pi"] == pytest.approx(opt, rel=10 * tol)
+    assert q @ mixed["pi"] == pytest.approx(q @ exact["pi"], rel=10 * tol)
+    assert np.all((mixed["pi"] >= 0.0) & (mixed["pi"] <= u))
+    assert np.abs(G @ mixed["pi"]).max() <= 1.0 + 10 * tol and abs(s @ mixed["pi"]) < 10 * tol
+    assert abs(mixed["n_iter"] - exact["n_iter"]) <= 2
+
+
+def test_refined_solve_reaches_the_float64_solution():
+    """The float32 factor alone solves a normal system of an interior point's scaling to
+    float32 accuracy only; refined by conjugate gradients on the float64 operator, the
+    solution has the requested relative residual, as the float64 factor's has."""
+    (G, s, q, u), _ = _dual_row_column_lp(300, 60, 0)
+    P, R = G.shape
+    rng = np.random.default_rng(0)
+    # D of a late interior point: spread over 8 orders of magnitude
+    D = 10.0 ** rng.uniform(-8.0, 0.0, R + P)
+    A = lambda x: np.r_[s @ x[:R], G @ x[:R] - x[R:]]  # noqa: E731 - the LP's A, as in _interior
+    AT = lambda y: np.r_[s * y[0] + G.T @ y[1:], -y[1:]]  # noqa: E731
+    b = rng.standard_normal(P + 1)
+    factor32, reg32 = _factor(G, s, D, np.float32)
+    factor64, reg64 = _factor(G, s, D, np.float64)
+    op = partial(_normal_product, A, AT, D, reg32)
+    x64 = partial(_normal_product, A, AT, D, reg64)
+    plain = np.linalg.norm(op(sla.cho_solve(factor32, b)) - b) / np.linalg.norm(b)
+    for rtol in (1e-6, 1e-10):
+        x = _refined_solve(op, factor32, b, rtol=rtol, max_iter=50)
+        assert np.linalg.norm(op(x) - b) <= rtol * np.linalg.norm(b) < plain
+    ref = sla.cho_solve(factor64, b)
+    assert np.linalg.norm(x64(ref) - b) <= 1e-10 * np.linalg.norm(b)
+    x = _refined_solve(op, factor32, b, rtol=1e-10, max_iter=50)
+    np.testing.assert_allclose(x, ref, rtol=0, atol=1e-6 * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("mixed", [True, False])
+def test_rows_folded_at_hand_over_reach_full_lp(monkeypatch, mixed):
+    """The rows the interior start's last point holds at their upper bound more than
+    ``interior_fold_margin * epsilon`` outside the tube start folded in HiGHS
+    (``fold_min=1``: at every size). At margins 0, 1 and 3, with float32 normal matrices
+    in the rounds or not, the exact rounds end at the full LP's optimum (one HiGHS
+    solve) with its KKT conditions on every sample, and at the plain simplex rounds'
+    optimum to 1e-9; a larger margin folds fewer rows."""
+    import lpsvr._folding as folding
+    import lpsvr._row_column as row_column
+
+    folded = []
+    fold_rows = folding.FoldedRowColumnLP.fold_rows
+
+    def spy(self, samples, signs, reduced_costs=None):
+        if reduced_costs is None:  # the hand-over (the rounds' folds pass reduced costs)
+            folded.append(np.asarray(samples).size)
+        fold_rows(self, samples, signs, reduced_costs)
+
+    X, d = make_friedman1(400, n_features=10, noise=4.0, random_state=5)
+    X, d = (X - 0.5) * 2.0, d / 5.0  # noise 0.8 against epsilon 0.1: most rows outside
+    params, cost = KERNELS["rbf"][0], np.full(d.size, 2.0)
+    plain = fit_row_column(
+        X, d, cost, epsilon=0.1, kernel_params=params, n_jobs=1, random_state=5, interior=False
+    )
+    monkeypatch.setattr(folding.FoldedRowColumnLP, "fold_rows", spy)
+    monkeypatch.setattr(row_column, "interior_sets", partial(row_column.interior_sets, mixed=mixed))
+    for margin in (0.0, 1.0, 3.0):
+        res = _row_column_at_full_optimum(
+            X, d, "rbf", random_state=5, interior=True, fold_min=1, interior_fold_margin=margin
+        )
+        assert res.objective == pytest.approx(plain.objective, rel=1e-9)
+    assert len(folded) == 3
+    assert folded[0] > 100 and folded[0] >= folded[1] >= folded[2] and folded[0] > folded[2]
 
 
 @pytest.mark.parametrize("block_entries", [1, 37 * 10, 37 * 333, 1 << 20])

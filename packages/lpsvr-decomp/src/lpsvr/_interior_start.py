@@ -36,6 +36,7 @@ def interior_sets(
     fold=1.0,
     fold_after=0.1,
     fold_share=0.5,
+    mixed=True,
 ):
     """Grow P and R by the KKT check at interior-point solutions; a starting basis for HiGHS.
 
@@ -86,6 +87,10 @@ def interior_sets(
     ``fold_after`` 0.25 or 0.4, digits and Friedman #1 N = 2,000 took more interior
     work than without folding.
 
+    ``mixed``: the rounds' points form their normal matrices in float32 and refine each
+    direction against the float64 one (``interior_point(mixed=True)``); the final point,
+    whose basis HiGHS starts from, is float64 throughout.
+
     Returns ``(cols, row_samples, row_signs, basis, outside)``: ``basis`` the
     :func:`~lpsvr._interior.basis_guess` of the last point, extended by the rows and
     columns added after it (new ``pi_r`` nonbasic at 0, new ranged rows basic), or None
@@ -110,7 +115,7 @@ def interior_sets(
             break
         u = cost[row_samples]
         args = (samples, cols, row_samples, row_signs, folded, epsilon, kernel_params, n_jobs)
-        point = _point(*args, tol, warm)
+        point = _point(*args, tol, warm, mixed)
         if point is None:
             break
         basis, t = _guess(point, u, folded)
@@ -197,7 +202,7 @@ def interior_sets(
         # the basis is guessed from a point of the final sets at the tighter final_tol
         u = cost[row_samples]
         args = (samples, cols, row_samples, row_signs, folded, epsilon, kernel_params, n_jobs)
-        point = _point(*args, final_tol, warm)
+        point = _point(*args, final_tol, warm, False)
         if point is not None:
             basis, t = _guess(point, u, folded)
             last_f = Outputs(X[cols], point["y"][1:], float(point["y"][0]), kernel_params, n_jobs)
@@ -219,12 +224,13 @@ def interior_sets(
 
 
 def _point(
-    samples, cols, row_samples, row_signs, folded, epsilon, kernel_params, n_jobs, tol, warm
+    samples, cols, row_samples, row_signs, folded, epsilon, kernel_params, n_jobs, tol, warm, mixed
 ):
     """:func:`~lpsvr._interior.interior_point` of the LP over (P, R) to relative gap ``tol``.
 
     The folded rows enter as one more variable ``t`` (last), see :class:`_Folded`.
-    ``warm``: None or the start ``(pi, y)`` on these sets.
+    ``warm``: None or the start ``(pi, y)`` on these sets; ``mixed``: see
+    :func:`~lpsvr._interior.interior_point`.
     """
     X, d, cost = samples.X, samples.d, samples.cost
     G = gram(X[cols], X[row_samples], **kernel_params, n_jobs=n_jobs)
@@ -233,7 +239,7 @@ def _point(
     if folded.samples.size:
         g_t, s_t, q_t = folded.column(samples, cols, epsilon, kernel_params, n_jobs)
         G, s, q, u = np.c_[G, g_t], np.r_[s, s_t], np.r_[q, q_t], np.r_[u, 1.0]
-    return interior_point(G, s, q, u, tol=tol, start=warm)
+    return interior_point(G, s, q, u, tol=tol, start=warm, mixed=mixed)
 
 
 def _guess(point, u, folded):
