@@ -14,7 +14,8 @@ RSS growth during the fit, and the in-memory fit's time where the data fit in me
 Sizes: quick (n = 1M and 4M, in memory too; a few minutes) and full (adds the
 out-of-core set: 64M x 10 float64 rows, 5.6 GB on disk against 2 x 640 MiB of worker
 memory; about half an hour). Data are written once to ``$SCALE_OUT_DIR`` (default
-``/tmp/svm_scale_out``) and reused; remove it to regenerate.
+``/tmp/svm_scale_out``) and reused; remove it to regenerate. ``$SCALE_OUT_ONLY`` (e.g.
+``AIDLADRegressor``; comma-separated) keeps the rows of the estimators it names.
 """
 
 import os
@@ -45,6 +46,8 @@ SIZES = {"quick": [1_000_000, 4_000_000], "full": [1_000_000, 4_000_000, 64_000_
 #: Largest n also fitted in memory (the driver holds X then).
 IN_MEMORY_MAX_N = 4_000_000
 ROOT = Path(os.environ.get("SCALE_OUT_DIR", "/tmp/svm_scale_out"))
+#: Estimators to run (class names), all when empty.
+ONLY = {name for name in os.environ.get("SCALE_OUT_ONLY", "").split(",") if name}
 
 
 def _chunk(kind, i, rows, seed=0):
@@ -188,11 +191,12 @@ def _estimators():
     from aesvm import AESVC
     from aid_models import AIDSVC, AIDLADRegressor
 
-    return [
+    cases = [
         ("AIDLADRegressor()", "lad", AIDLADRegressor, lambda e: f"E={e.objective_:.6g}"),
         ("AIDSVC()", "svc", AIDSVC, lambda e: f"E={e.objective_:.6g}"),
         ("AESVC()", "moons", AESVC, lambda e: f"M={e.n_representatives_}"),
     ]
+    return [case for case in cases if not ONLY or case[2].__name__ in ONLY]
 
 
 def _in_memory(make, kind, n):
