@@ -9,10 +9,11 @@ coefficients ours / base (LP-SVR's nonzero alphas against SVR's support vectors)
 
 Left out, with the reason: Friedman #1 and the classification sets above
 ``DENSE_MAX_N`` training rows. With d > 1 the LP has hundreds of nonzero coefficients
-and the simplex works on a dense LP: Friedman #1 at N = 2,000 takes 2.3 s against SVR's
-0.07-0.15 s, and at N = 10,000 93.5 s against SVR's 3.0 s (31x; c2f4828, one process,
-load about 3, standardized features; 77 s against 3.5-4.1 s, 18.5-20x, at b0d7385 under
-load 4.5-7), so N = 20,000 would not end in a run of minutes.
+and every round works on a dense LP: Friedman #1 at N = 2,000 takes 1.5-1.6 s against
+SVR's 0.09-0.12 s, at N = 10,000 (standardized x, raw y) 24.8-25.0 s against SVR's
+2.2-2.3 s (11x), at N = 20,000 80.9 s against 8.8 s (9.2x; edb032f, one process, load
+1.2-4.5; see the lpsvr README, "Defaults"); the suite's own N = 20,000 set (y / 5) was
+not timed and stays out so that a quick run stays a run of seconds for this case.
 The one-dimensional sinc has ~10 nonzero coefficients at any N.
 """
 
