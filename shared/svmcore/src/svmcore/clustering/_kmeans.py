@@ -302,7 +302,7 @@ def centre_sums(Z: ArrayLike, centres: ArrayLike) -> tuple[np.ndarray, np.ndarra
 
 
 def moved_centres(sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Means of the centres with points (empty ones dropped), from :func:`centre_sums`.
+    """Compute the means of the centres with points (empty ones dropped) from :func:`centre_sums`.
 
     Parameters
     ----------
