@@ -173,3 +173,43 @@ def test_kept_rows_and_row_blocks_read_kept_arrays_where_they_live():
     np.testing.assert_array_equal(np.concatenate(got), np.arange(10))
     tasks = map_chunks(lambda a, b: a + b, kept, kept, row_chunks=(4, 4, 2))
     np.testing.assert_array_equal(kept_rows(tasks, (4, 4, 2), np.int64).compute(), X[:, 0] * 6)
+
+
+def test_key_tally_adds_chunks_into_one_table():
+    rng = np.random.default_rng(3)
+    labels, key = rng.integers(0, 7, 90), rng.integers(0, 3, 90)
+    free = rng.random(90) < 0.3
+    table = (np.zeros(21, dtype=np.int64), np.zeros(21, dtype=bool))
+    for lo in range(0, 90, 40):  # chunks of 40, 40, 10 into the same table
+        sl = slice(lo, lo + 40)
+        key_tally(labels[sl], key[sl], 7, 3, free[sl], out=table)
+    whole = key_tally(labels, key, 7, 3, free)
+    np.testing.assert_array_equal(table[0], whole[0])
+    np.testing.assert_array_equal(table[1], whole[1])
+    with pytest.raises(ValueError, match="out must be"):
+        key_tally(labels, key, 7, 3, out=(np.zeros(20, dtype=np.int64), np.zeros(20, bool)))
+
+
+def test_split_violated_folds_many_chunks_per_task(monkeypatch):
+    """K-sized tables larger than their chunks: each task tallies several chunks, whose
+    key ranges differ (a chunk of one key, one of negative keys)."""
+    from svmcore.chunked import _blocks, fold_count
+
+    # Two threads (the bench's cluster) whatever this machine has: folding allowed.
+    monkeypatch.setattr(_blocks, "_cluster_threads", lambda: 2)
+    rng = np.random.default_rng(5)
+    n, chunk = 2000, 50
+    labels = rng.integers(0, 300, n)
+    key = rng.integers(0, 2, n)
+    key[:chunk] = 1
+    key[chunk : 2 * chunk] = -1
+    free = rng.random(n) < 0.2
+    ref = Clusters(labels)
+    assert fold_count(n // chunk, 18.0 * ref.n_clusters, 13.0 * chunk) > 1
+    new, violated = _chunked(ref, chunk).split_violated(
+        da.from_array(key, chunks=chunk), da.from_array(free, chunks=chunk)
+    )
+    mem_new, mem_violated = ref.split_violated(key, free)
+    np.testing.assert_array_equal(violated, mem_violated)
+    np.testing.assert_array_equal(new.labels, mem_new.labels)
+    np.testing.assert_array_equal(new.sizes, mem_new.sizes)

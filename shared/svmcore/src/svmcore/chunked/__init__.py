@@ -8,7 +8,15 @@ collection is actually passed, and :func:`is_dask_collection` is False for every
 input without importing Dask.
 """
 
-from ._blocks import RowBlocks, add_parts, distinct, gather_vector, select_rows, tree_sum
+from ._blocks import (
+    RowBlocks,
+    add_parts,
+    distinct,
+    fold_count,
+    gather_vector,
+    select_rows,
+    tree_sum,
+)
 from ._detect import is_dask_collection, require_dask
 from ._kept import InlineRead, chunk_parts, chunk_task, kept_rows, map_chunks, shared_values
 from ._validate import check_dask_data, map_predict
@@ -21,6 +29,7 @@ __all__ = [
     "chunk_parts",
     "chunk_task",
     "distinct",
+    "fold_count",
     "gather_vector",
     "is_dask_collection",
     "kept_rows",

@@ -15,7 +15,15 @@ from ..typing import ArrayLike, DaskArray
 from ._detect import is_dask_collection, require_dask
 from ._kept import InlineRead, chunk_parts, chunk_task, kept_rows, shared_values
 
-__all__ = ["RowBlocks", "add_parts", "distinct", "gather_vector", "select_rows", "tree_sum"]
+__all__ = [
+    "RowBlocks",
+    "add_parts",
+    "distinct",
+    "fold_count",
+    "gather_vector",
+    "select_rows",
+    "tree_sum",
+]
 
 #: A reduction's task folds chunks until its result is at most 1/FOLD_RATIO of the bytes
 #: it read (RowBlocks.fold_size).
@@ -107,14 +115,9 @@ class RowBlocks:
             Chunks per task, a power of two (1: one task per chunk).
         """
         n_chunks = len(self.row_chunks)
-        if not part_bytes or n_chunks < 2 or not isinstance(self.X._meta, np.ndarray):
+        if not isinstance(self.X._meta, np.ndarray):
             return 1
-        wanted = FOLD_RATIO * part_bytes / (self.X.nbytes / n_chunks)
-        cap = n_chunks // (2 * _cluster_threads())
-        fold = 1
-        while fold < wanted and 2 * fold <= cap:
-            fold *= 2
-        return fold
+        return fold_count(n_chunks, part_bytes, self.X.nbytes / max(n_chunks, 1))
 
     def map(self, fn: Callable, *per_row: np.ndarray, shared: Sequence = ()) -> list:
         """``[fn(start, X_i, y_i, w_i, *(a[rows of i] for a in per_row)) for each chunk i]``.
@@ -213,6 +216,41 @@ class RowBlocks:
         for i in range(len(self.row_chunks)):
             parts = self._tasks(_identity, (), [i])[0]
             yield parts.compute()
+
+
+def fold_count(n_chunks: int, part_bytes: float | None, chunk_bytes: float) -> int:
+    """Chunks per task of a reduction: the rule of :meth:`RowBlocks.fold_size`.
+
+    Parameters
+    ----------
+    n_chunks : int
+        Chunks reduced.
+    part_bytes : float or None
+        Bytes of one task's result; None or 0 folds nothing.
+    chunk_bytes : float
+        Bytes a task reads per chunk.
+
+    Returns
+    -------
+    int
+        The smallest power of two whose chunks read at least ``FOLD_RATIO`` times the
+        result's bytes, capped so that each thread of the cluster keeps two tasks.
+
+    Examples
+    --------
+    Results no larger than half a chunk, or one chunk alone, fold nothing:
+
+    >>> fold_count(64, 5.0, 10.0), fold_count(64, None, 10.0), fold_count(1, 1e9, 10.0)
+    (1, 1, 1)
+    """
+    if not part_bytes or n_chunks < 2:
+        return 1
+    wanted = FOLD_RATIO * part_bytes / max(chunk_bytes, 1.0)
+    cap = n_chunks // (2 * _cluster_threads())
+    fold = 1
+    while fold < wanted and 2 * fold <= cap:
+        fold *= 2
+    return fold
 
 
 def gather_vector(v: DaskArray) -> np.ndarray:

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from ..chunked._kept import InlineRead
 from ..typing import DaskArray
 from ..validation import check_indices
 from ._clusters import _TOKENS, Clusters
@@ -149,18 +150,26 @@ class ChunkedClusters(Clusters):
     # -- passes over the label chunks ---------------------------------------------------
     def _tally(self, key, free):
         """(cluster, key) counts of all rows and ``seen`` of the non-free ones, one map."""
-        from ..chunked import map_chunks, tree_sum
+        from ..chunked import chunk_parts, chunk_task, fold_count, shared_values, tree_sum
 
         if key.shape != (self.n_samples,) or np.dtype(key.dtype).kind not in "iub":
             raise ValueError(f"key must be {self.n_samples} integers, got {key.dtype} {key.shape}.")
-        tasks = map_chunks(
-            _chunk_tally,
-            self._rows,
-            key,
-            free,
-            row_chunks=self.row_chunks,
-            shared=(self.n_clusters,),
+        arrays = (self._rows, key, free)
+        # The (cluster, key) table of AID's two-valued keys (9 bytes a pair) is larger
+        # than the labels and keys a chunk holds once K is a sizeable share of a
+        # chunk's rows: a task tallies several chunks into one table, so fewer tables
+        # are made, moved and added (integers: the sum does not depend on the grouping).
+        row_bytes = sum(np.dtype(a.dtype).itemsize for a in arrays if a is not None)
+        n_chunks = len(self.row_chunks)
+        fold = fold_count(
+            n_chunks, 2 * 9.0 * self.n_clusters, row_bytes * self.n_samples / n_chunks
         )
+        parts = [chunk_parts(a, self.row_chunks) for a in arrays]
+        (n_clusters,) = shared_values((self.n_clusters,))
+        tasks = [
+            chunk_task(_chunks_tally, n_clusters, *(p[lo : lo + fold] for p in parts))
+            for lo in range(0, n_chunks, fold)
+        ]
         tally = tree_sum(tasks).compute()
         return tally.counts.ravel(), tally.seen.ravel(), tally.low, tally.counts.shape[1]
 
@@ -223,17 +232,28 @@ class _Tally:
         return _Tally(c1 + c2, s1 | s2, low)
 
 
-def _chunk_tally(labels, key, free, n_clusters):
-    key = np.asarray(key).astype(np.int64)
-    if key.size == 0:
+def _chunks_tally(n_clusters, labels, keys, frees):
+    """One :class:`_Tally` of consecutive chunks (lists of their labels, keys and frees)."""
+    reads = [a() if isinstance(a, InlineRead) else a for a in (*labels, *keys, *frees)]
+    n = len(labels)
+    labels, keys, frees = reads[:n], [np.asarray(k) for k in reads[n : 2 * n]], reads[2 * n :]
+    used = [k for k in keys if k.size]
+    if not used:
         return _Tally(np.zeros((n_clusters, 0), np.int64), np.zeros((n_clusters, 0), bool), 0)
-    low = int(key.min())
-    n_keys = int(key.max()) - low + 1
+    low = min(int(k.min()) for k in used)
+    n_keys = max(int(k.max()) for k in used) - low + 1
     # AID's keys (signs, sides, 4-way codes) span a few values; a wide range would need
     # a dense (cluster, key) table far larger than the data.
     if n_keys > _MAX_KEYS:
         raise ValueError(f"key spans {n_keys} values; at most {_MAX_KEYS} are supported.")
-    counts, seen = key_tally(np.asarray(labels), key - low, n_clusters, n_keys, free)
+    table = (
+        np.zeros(n_clusters * n_keys, dtype=np.int64),
+        np.zeros(n_clusters * n_keys, dtype=np.bool_),
+    )
+    for chunk_labels, key, free in zip(labels, keys, frees, strict=True):
+        key = key.astype(np.int64) - low
+        key_tally(np.asarray(chunk_labels), key, n_clusters, n_keys, free, out=table)
+    counts, seen = table
     return _Tally(counts.reshape(n_clusters, n_keys), seen.reshape(n_clusters, n_keys), low)
 
 

@@ -169,6 +169,8 @@ def key_tally(
     n_groups: int,
     n_keys: int,
     free: np.ndarray | None = None,
+    *,
+    out: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Count the members of every (group, key) pair in one pass over the rows.
 
@@ -185,6 +187,9 @@ def key_tally(
         Sizes.
     free : ndarray of shape (n_rows,) of bool or None, default=None
         Rows left out of ``seen`` (they count in ``counts``).
+    out : tuple of two ndarrays or None, default=None
+        ``(counts, seen)`` of earlier rows (int64 and bool, ``n_groups * n_keys`` each)
+        to add these rows into, in place: one table for several row chunks.
 
     Returns
     -------
@@ -201,8 +206,18 @@ def key_tally(
     >>> counts.tolist(), seen.tolist()
     ([1, 1, 0, 1], [False, True, False, True])
     """
-    counts = np.zeros(int(n_groups) * int(n_keys), dtype=np.int64)
-    seen = np.zeros(counts.size, dtype=np.bool_)
+    if out is None:
+        counts = np.zeros(int(n_groups) * int(n_keys), dtype=np.int64)
+        seen = np.zeros(counts.size, dtype=np.bool_)
+    else:
+        counts, seen = out
+        if (
+            counts.shape != (int(n_groups) * int(n_keys),)
+            or counts.dtype != np.int64
+            or seen.shape != counts.shape
+            or seen.dtype != np.bool_
+        ):
+            raise ValueError("out must be (int64 counts, bool seen) of n_groups * n_keys entries.")
     use_free = free is not None
     free = np.zeros(1, dtype=np.bool_) if free is None else np.asarray(free, dtype=np.bool_)
     _tally(np.asarray(labels), np.asarray(key), free, int(n_keys), use_free, counts, seen)

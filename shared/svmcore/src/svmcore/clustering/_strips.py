@@ -22,6 +22,8 @@ __all__ = ["nearest_centre_2d"]
 
 #: Average number of centres per strip is sqrt(_PER_STRIP * K).
 _PER_STRIP = 2.0
+#: Buckets per entry of the tables where the searches of a strip and in a strip start.
+BUCKETS_PER_ENTRY = 2
 
 
 def nearest_centre_2d(Z: np.ndarray, centres: np.ndarray) -> np.ndarray:
@@ -52,9 +54,55 @@ def nearest_centre_2d(Z: np.ndarray, centres: np.ndarray) -> np.ndarray:
     x_hi = centres[by_x[bounds[1:] - 1], 0]  # largest x of each strip
     cx = np.ascontiguousarray(centres[order, 0])
     cy = np.ascontiguousarray(centres[order, 1])
+    x_start = _Starts.of(x_lo, 0, n_strips, "right")
+    y_starts = [_Starts.of(cy, bounds[s], bounds[s + 1], "left") for s in range(n_strips)]
+    y_guess = np.concatenate([g.guess for g in y_starts])
+    y_offset = np.cumsum([0] + [g.guess.size for g in y_starts[:-1]]).astype(np.int64)
     labels = np.empty(Z.shape[0], dtype=np.int64)
-    _strip_search(Z, cx, cy, order, bounds, x_lo, x_hi, labels)
+    _strip_search(
+        Z,
+        cx,
+        cy,
+        order,
+        bounds,
+        x_lo,
+        x_hi,
+        (x_start.low, x_start.scale, x_start.guess),
+        (
+            np.array([g.low for g in y_starts]),
+            np.array([g.scale for g in y_starts]),
+            y_guess,
+            y_offset,
+            np.array([g.guess.size - 1 for g in y_starts], dtype=np.int64),
+        ),
+        labels,
+    )
     return labels
+
+
+class _Starts:
+    """A table of where a search in ``v[lo:hi]`` (sorted) starts, by uniform buckets.
+
+    ``guess[b]`` is ``np.searchsorted(v[lo:hi], left end of bucket b, side) + lo`` for
+    ``BUCKETS_PER_ENTRY`` buckets per entry over ``v``'s range: a point walks from its
+    bucket's guess to the exact position in a step or two, where a binary search takes
+    ``log2(hi - lo)`` unpredictable branches. The walk ends where the binary search
+    does, so the answer is the same.
+    """
+
+    def __init__(self, low, scale, guess):
+        self.low, self.scale, self.guess = low, scale, guess
+
+    @classmethod
+    def of(cls, v, lo, hi, side):
+        part = v[lo:hi]
+        low, span = float(part[0]), float(part[-1]) - float(part[0])
+        n_buckets = BUCKETS_PER_ENTRY * part.size
+        if not (span > 0 and np.isfinite(span)):
+            return cls(low, 0.0, np.array([lo], dtype=np.int64))  # one bucket: walk all
+        scale = n_buckets / span
+        edges = low + np.arange(n_buckets + 1) / scale
+        return cls(low, scale, np.searchsorted(part, edges, side=side).astype(np.int64) + lo)
 
 
 @jit
@@ -70,16 +118,37 @@ def _consider(z0, z1, cx, cy, order, t, best, arg):
 
 
 @jit
-def _scan_strip(z0, z1, cx, cy, order, lo, hi, best, arg):
-    """Visit strip rows ``lo..hi-1`` outwards from height ``z1`` while they can win."""
-    # First row with cy >= z1 (binary search).
-    a, b = lo, hi
-    while a < b:
-        m = (a + b) // 2
-        if cy[m] < z1:
-            a = m + 1
-        else:
-            b = m
+def _start(v, low, scale, guess, top, offset, lo, hi, z, right):
+    """``lo + np.searchsorted(v[lo:hi], z, side)`` from the bucket table of :class:`_Starts`.
+
+    ``side`` is "right" when ``right``, else "left".
+    """
+    b = (z - low) * scale
+    if b >= top:
+        i = guess[offset + top]
+    elif b >= 0:
+        i = guess[offset + int(b)]
+    else:  # below the range (or NaN)
+        i = guess[offset]
+    if right:
+        while i < hi and v[i] <= z:
+            i += 1
+        while i > lo and v[i - 1] > z:
+            i -= 1
+    else:
+        while i < hi and v[i] < z:
+            i += 1
+        while i > lo and v[i - 1] >= z:
+            i -= 1
+    return i
+
+
+@jit
+def _scan_strip(z0, z1, cx, cy, order, lo, hi, best, arg, s, y_tables):
+    """Visit strip ``s``'s rows ``lo..hi-1`` outwards from height ``z1`` while they can win."""
+    y_low, y_scale, y_guess, y_offset, y_top = y_tables
+    # First row with cy >= z1.
+    a = _start(cy, y_low[s], y_scale[s], y_guess, y_top[s], y_offset[s], lo, hi, z1, False)
     up, down = a, a - 1
     while up < hi or down >= lo:
         if up < hi:
@@ -100,20 +169,18 @@ def _scan_strip(z0, z1, cx, cy, order, lo, hi, best, arg):
 
 
 @jit_parallel
-def _strip_search(Z, cx, cy, order, bounds, x_lo, x_hi, labels):
+def _strip_search(Z, cx, cy, order, bounds, x_lo, x_hi, x_table, y_tables, labels):
     n_strips = x_lo.shape[0]
+    x_low, x_scale, x_guess = x_table
+    x_top = x_guess.shape[0] - 1
     for i in prange(Z.shape[0]):
         z0, z1 = Z[i, 0], Z[i, 1]
-        # The strip whose x range holds z0, or the nearest one (binary search on x_lo).
-        a, b = 0, n_strips
-        while a < b:
-            m = (a + b) // 2
-            if x_lo[m] <= z0:
-                a = m + 1
-            else:
-                b = m
+        # The strip whose x range holds z0, or the nearest one: #{x_lo <= z0} - 1.
+        a = _start(x_lo, x_low, x_scale, x_guess, x_top, 0, 0, n_strips, z0, True)
         home = max(a - 1, 0)
-        best, arg = _scan_strip(z0, z1, cx, cy, order, bounds[home], bounds[home + 1], np.inf, -1)
+        best, arg = _scan_strip(
+            z0, z1, cx, cy, order, bounds[home], bounds[home + 1], np.inf, -1, home, y_tables
+        )
         left, right = home - 1, home + 1
         while left >= 0 or right < n_strips:
             if left >= 0:
@@ -122,7 +189,17 @@ def _strip_search(Z, cx, cy, order, bounds, x_lo, x_hi, labels):
                     left = -1
                 else:
                     best, arg = _scan_strip(
-                        z0, z1, cx, cy, order, bounds[left], bounds[left + 1], best, arg
+                        z0,
+                        z1,
+                        cx,
+                        cy,
+                        order,
+                        bounds[left],
+                        bounds[left + 1],
+                        best,
+                        arg,
+                        left,
+                        y_tables,
                     )
                     left -= 1
             if right < n_strips:
@@ -131,7 +208,17 @@ def _strip_search(Z, cx, cy, order, bounds, x_lo, x_hi, labels):
                     right = n_strips
                 else:
                     best, arg = _scan_strip(
-                        z0, z1, cx, cy, order, bounds[right], bounds[right + 1], best, arg
+                        z0,
+                        z1,
+                        cx,
+                        cy,
+                        order,
+                        bounds[right],
+                        bounds[right + 1],
+                        best,
+                        arg,
+                        right,
+                        y_tables,
                     )
                     right += 1
         labels[i] = arg
