@@ -266,14 +266,19 @@ def test_interior_start_stopped_anywhere_still_reaches_full_lp(
 
 
 @pytest.mark.parametrize(
-    ("fold", "fold_after", "fold_share"), [(1.0, 0.1, 0.5), (0.0, 1.0, 0.0), (None, 0.1, 0.5)]
+    ("fold", "fold_after", "fold_share", "fold_early_rows"),
+    [(1.0, 0.1, 0.5, 4096), (0.0, 1.0, 0.0, 4096), (None, 0.1, 0.5, 4096), (1.0, 0.0, 0.5, 0)],
 )
-def test_folded_interior_rounds_reach_full_lp(monkeypatch, fold, fold_after, fold_share):
+def test_folded_interior_rounds_reach_full_lp(
+    monkeypatch, fold, fold_after, fold_share, fold_early_rows
+):
     """Rows folded in the interior rounds (one variable ``t`` for all) leave the exact
     rounds' optimum unchanged: the full LP's (one HiGHS solve) with its KKT conditions on
     every sample, and the unfolded start's to 1e-9. Folding from the first round at no
     margin, whatever share of R can fold (``(0.0, 1.0, 0.0)``), folds rows that a later
-    point puts inside the tube: they must come back, and do."""
+    point puts inside the tube: they must come back, and do. ``fold_early_rows=0`` with
+    ``fold_after=0`` folds early (``fold_early`` epsilon outside, unpinned) from the first
+    round on these 800 rows, as the top level of a large LP does."""
     import lpsvr._interior_start as interior_start
     import lpsvr._row_column as row_column
 
@@ -284,14 +289,15 @@ def test_folded_interior_rounds_reach_full_lp(monkeypatch, fold, fold_after, fol
         moves["folded"] += samples.size
         add(self, samples, signs)
 
-    def spy_remove(self, samples, signs):
-        out = remove(self, samples, signs)
+    def spy_remove(self, samples, signs, pin=True):
+        out = remove(self, samples, signs, pin)
         moves["returned"] += out[0].size
         return out
 
     monkeypatch.setattr(interior_start._Folded, "add", spy_add)
     monkeypatch.setattr(interior_start._Folded, "remove", spy_remove)
     options = dict(fold=fold, fold_after=fold_after, fold_share=fold_share)
+    options["fold_early_rows"] = fold_early_rows
     monkeypatch.setattr(row_column, "interior_sets", partial(row_column.interior_sets, **options))
     X, d = make_friedman1(400, n_features=10, noise=4.0, random_state=5)
     X, d = (X - 0.5) * 2.0, d / 5.0  # noise 0.8 against epsilon 0.1: most rows outside
