@@ -219,7 +219,7 @@ class RowBlocks:
 
 
 def fold_count(n_chunks: int, part_bytes: float | None, chunk_bytes: float) -> int:
-    """Chunks per task of a reduction: the rule of :meth:`RowBlocks.fold_size`.
+    """Count the chunks per task of a reduction: the rule of :meth:`RowBlocks.fold_size`.
 
     Parameters
     ----------
