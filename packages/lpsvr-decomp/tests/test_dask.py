@@ -3,6 +3,7 @@
 import pickle
 import subprocess
 import sys
+from functools import partial
 
 import dask.array as da
 import numpy as np
@@ -56,10 +57,21 @@ def test_same_lp_optimum_as_in_memory(params, n, rows):
     assert_same_optimum(memory, dask)
 
 
-def test_weights_and_subsample_levels_on_the_chunks(monkeypatch):
-    """Zero weights (dropped as in memory), float32 X, NumPy weights and Dask subsample levels."""
+@pytest.mark.parametrize("interior", ["auto", True])
+def test_weights_and_subsample_levels_on_the_chunks(monkeypatch, interior):
+    """Zero weights (dropped as in memory), float32 X, NumPy weights and Dask subsample levels.
+
+    With ``interior="auto"`` (the default) the 2,133 samples take the interior-point
+    start from random columns, with no subsample level (one of 533 samples would be the
+    simplex's alone); with ``interior=True`` the 533-sample level runs on the chunks too.
+    """
+    import lpsvr._row_column as row_column
+    import lpsvr._variable_decomposition as variable_decomposition
+
+    fit = partial(row_column.fit_row_column, interior=interior)
+    monkeypatch.setattr(variable_decomposition, "fit_row_column", fit)
     monkeypatch.setattr(lpsvr._dask, "_LOCAL_ENTRIES", 0)  # keep every level on Dask
-    X, y = friedman_like(2400)  # 2,133 samples of nonzero weight: one subsample level
+    X, y = friedman_like(2400)  # 2,133 samples of nonzero weight
     w = np.random.default_rng(2).uniform(0.0, 2.0, size=y.size)
     w[::9] = 0.0
     params = {"random_state": 0, "C": 5.0, "gamma": 0.5}
@@ -70,7 +82,8 @@ def test_weights_and_subsample_levels_on_the_chunks(monkeypatch):
     # over chunks (another order of additions), so equal to round-off, not bit for bit
     np.testing.assert_allclose(dask.dual_coef_, memory.dual_coef_, rtol=1e-9, atol=1e-12)
     levels = [h["n_samples"] for h in dask.history_]
-    assert levels == [h["n_samples"] for h in memory.history_] and set(levels) == {533, 2133}
+    expected = {2133} if interior == "auto" else {533, 2133}
+    assert levels == [h["n_samples"] for h in memory.history_] and set(levels) == expected
 
 
 def test_predict_on_dask_is_lazy_and_equal():

@@ -337,9 +337,9 @@ def test_folded_rows_enter_the_interior_point_as_one_variable():
     samples = ArraySamples(X, d, u[:n])
 
     def folded_optimum(fold):
-        folded = _Folded(n)
+        folded = _Folded(n, samples, params, 1)
         folded.add(rows[fold], s[fold])
-        g_t, s_t, q_t = folded.column(samples, cols, 0.1, params, 1)
+        g_t, s_t, q_t = folded.column(cols, 0.1)
         keep = ~fold
         Gf, sf = np.c_[G[:, keep], g_t], np.r_[s[keep], s_t]
         point = interior_point(Gf, sf, np.r_[q[keep], q_t], np.r_[u[keep], 1.0], tol=1e-9)
@@ -351,6 +351,100 @@ def test_folded_rows_enter_the_interior_point_as_one_variable():
     wrong = at_upper.copy()
     wrong[below[0]] = True
     assert folded_optimum(wrong)[0] > opt + 1e-6 * abs(opt)
+
+
+def test_folded_rows_kept_sums_match_direct_sums():
+    """The interior rounds' folded rows keep ``K w`` over all samples (``w``: their
+    ``s_r u_r`` summed per sample), updated by the rows folded and returned since the last
+    use - also a row folded, returned and folded again, and both rows of one sample. The
+    kept sums equal the direct ones, t's column is their entries on P, and the pricing
+    started from them (``pricing_state``) finds the same ``g = K beta`` and the same
+    columns, in the same order, as a pricing from scratch over every multiplier."""
+    from lpsvr._interior_start import _Folded
+    from lpsvr._passes import full_pricing
+    from lpsvr._result import row_multipliers
+    from lpsvr._samples import ArraySamples
+
+    n, seed, t = 300, 1, 0.7
+    rng = np.random.default_rng(seed)
+    X, d = make_friedman1(n, n_features=10, noise=0.5, random_state=seed)
+    X, d = (X - 0.5) * 2.0, d / 5.0
+    cost = rng.uniform(0.5, 2.0, n)
+    params = dict(kernel="rbf", gamma=0.1, degree=3, coef0=0.0)
+    samples = ArraySamples(X, d, cost)
+    folded = _Folded(n, samples, params, 1)
+    rows = rng.choice(n, 200, replace=False)
+    signs = rng.choice([-1.0, 1.0], rows.size)
+    folded.add(rows[:80], signs[:80])
+    folded.sums()
+    folded.remove(rows[:20], signs[:20], pin=False)
+    folded.add(rows[80:120], signs[80:120])
+    folded.add(rows[:5], signs[:5])  # returned, then folded again
+    folded.add(rows[100:101], -signs[100:101])  # the other row of a folded sample
+    w = np.bincount(folded.samples, weights=folded.signs * cost[folded.samples], minlength=n)
+    g, kept_w = folded.sums()
+    K = rbf_kernel(X, gamma=0.1)
+    np.testing.assert_array_equal(kept_w, w)
+    np.testing.assert_allclose(g, K @ w, rtol=1e-12, atol=1e-12)
+    cols = rng.choice(n, 30, replace=False)
+    g_t, s_t, _ = folded.column(cols, 0.1)
+    np.testing.assert_allclose(g_t, K[cols] @ w, rtol=1e-12, atol=1e-12)
+    assert s_t == pytest.approx(w.sum(), rel=1e-12)
+    # rows of R (not folded) with multipliers inside their box, the folded ones at t u_r
+    lp_rows, lp_signs = rows[120:], signs[120:]
+    pi = rng.uniform(0.0, 1.0, lp_rows.size) * cost[lp_rows]
+    mu, nu = row_multipliers(
+        np.r_[lp_rows, folded.samples],
+        np.r_[lp_signs, folded.signs],
+        np.r_[pi, t * cost[folded.samples]],
+        n,
+    )
+    beta = mu - nu
+    in_cols = np.zeros(n, dtype=bool)
+    in_cols[cols] = True
+    scratch, top = full_pricing(samples, None, beta, in_cols, 1e-4, 25, params, 1)
+    kept, kept_top = full_pricing(
+        samples, folded.pricing_state(t), beta, in_cols, 1e-4, 25, params, 1
+    )
+    np.testing.assert_allclose(scratch[0], K @ beta, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(kept[0], scratch[0], rtol=1e-12, atol=1e-12)
+    assert top.size > 5
+    np.testing.assert_array_equal(kept_top, top)
+
+
+def test_interior_start_skips_a_simplex_only_subsample_level():
+    """With ``interior="auto"`` a level that takes the interior-point start (N >= 1,000,
+    d > 1) does not recurse into a subsample of fewer than 1,000 samples: it starts from
+    ``B0`` random columns. Same optimum as the plain simplex rounds (which solve the
+    250-sample level first) and as the interior start on both levels, with the KKT
+    conditions of the full corrected LP on every sample (one HiGHS solve of this full
+    LP takes ~12 s; the LP-level proofs against it are the tests above)."""
+    X, d = make_friedman1(1000, n_features=10, noise=0.5, random_state=0)
+    X, d = (X - 0.5) * 2.0, d / 5.0
+    params = dict(kernel="rbf", gamma=0.1, degree=3, coef0=0.0)
+    cost, eps = np.full(d.size, 2.0), 0.1
+    fits = {
+        interior: fit_row_column(
+            X,
+            d,
+            cost,
+            epsilon=eps,
+            kernel_params=params,
+            n_jobs=1,
+            random_state=0,
+            min_level=200,
+            interior=interior,
+        )
+        for interior in ("auto", False, True)
+    }
+    levels = {key: sorted({h["n_samples"] for h in res.history}) for key, res in fits.items()}
+    assert levels == {"auto": [1000], False: [250, 1000], True: [250, 1000]}
+    auto = fits["auto"]
+    assert all(res.converged for res in fits.values())
+    check_full_kkt(rbf_kernel(X, gamma=0.1), d, cost, eps, auto.alpha, auto.b, auto.mu, auto.nu)
+    assert max(auto.kkt["dual"], auto.kkt["complementarity"]) < 1e-6
+    for key in (False, True):
+        assert auto.objective == pytest.approx(fits[key].objective, rel=1e-9)
 
 
 def _dual_row_column_lp(n, n_cols, seed):
