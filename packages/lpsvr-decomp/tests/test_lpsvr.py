@@ -232,31 +232,34 @@ def test_row_column_interior_point_start_reaches_full_lp(data, seed):
 
 
 @pytest.mark.parametrize(
-    ("tail", "drop_columns", "final_tol", "drop", "warm_change"),
+    ("tail", "drop_columns", "final_tol", "drop", "warm_change", "early_tol"),
     [
-        (0.0, 0.3, None, 1.0, 0.1),
-        (0.01, 0.1, 1e-6, 1.0, 0.1),
-        (1.0, 0.3, None, 1.0, 0.1),
-        (1.0, 0.3, 1e-6, 1.0, 0.1),
-        (0.0, 0.3, 1e-6, 0.1, 0.0),  # rows dropped near the edge, every point cold
-        (0.0, 0.3, 1e-6, np.inf, 1.0),  # rows never dropped, every point warm
-        (0.01, 0.3, None, 1.0, 1.0),
+        (0.0, 0.3, None, 1.0, 0.1, 1e-2),
+        (0.01, 0.1, 1e-6, 1.0, 0.1, 1e-2),
+        (1.0, 0.3, None, 1.0, 0.1, 1e-2),
+        (1.0, 0.3, 1e-6, 1.0, 0.1, 1e-2),
+        (0.0, 0.3, 1e-6, 0.1, 0.0, 1e-2),  # rows dropped near the edge, every point cold
+        (0.0, 0.3, 1e-6, np.inf, 1.0, 1e-2),  # rows never dropped, every point warm
+        (0.01, 0.3, None, 1.0, 1.0, 1e-2),
+        (0.01, 0.3, 1e-6, 1.0, 0.1, None),  # every round's point at tol (1e-3)
+        (0.0, 0.3, None, 1.0, 0.1, 0.5),  # the unsettled rounds' points barely started
     ],
 )
 @pytest.mark.parametrize("hand_over_drop", [None, 0.1, 0.0])
 def test_interior_start_stopped_anywhere_still_reaches_full_lp(
-    monkeypatch, tail, drop_columns, final_tol, drop, warm_change, hand_over_drop
+    monkeypatch, tail, drop_columns, final_tol, drop, warm_change, early_tol, hand_over_drop
 ):
     """However early the interior rounds stop (``tail``: 1.0 stops after the first round,
     0.0 runs them until nothing is added), whatever they drop (also from the sets handed
     to HiGHS: ``hand_over_drop``), whichever points start warm (``warm_change``: 0 none,
-    1 every point after the first) and whichever point the basis is guessed from
-    (``final_tol``), the exact rounds end at the full LP's optimum and satisfy its KKT
-    conditions on every sample."""
+    1 every point after the first), however loose the points before the rounds settle
+    (``early_tol``) and whichever point the basis is guessed from (``final_tol``), the
+    exact rounds end at the full LP's optimum and satisfy its KKT conditions on every
+    sample."""
     import lpsvr._row_column as row_column
 
     options = dict(tail=tail, drop_columns=drop_columns, drop=drop, warm_change=warm_change)
-    options["hand_over_drop"] = hand_over_drop
+    options.update(hand_over_drop=hand_over_drop, early_tol=early_tol)
     monkeypatch.setattr(row_column, "interior_sets", partial(row_column.interior_sets, **options))
     X, d = make_friedman1(400, n_features=10, noise=0.5, random_state=3)
     X, d = (X - 0.5) * 2.0, d / 5.0
