@@ -96,6 +96,28 @@ def test_boolean_keys_and_a_chain_of_splits():
         np.testing.assert_array_equal(chunked.sizes, ref.sizes)
 
 
+def test_a_split_hands_the_labels_to_the_new_partition():
+    """Only the newest partition keeps labels; the older ones read theirs through it."""
+    rng = np.random.default_rng(3)
+    refs = [Clusters(rng.integers(0, 6, 400))]
+    chain = [_chunked(refs[0], 64)]
+    for _ in range(3):
+        key = rng.integers(0, 2, 400)
+        refs.append(refs[-1].split(key)[0])
+        chain.append(chain[-1].split(da.from_array(key, chunks=64))[0])
+    newest = set(chain[-1].label_rows.__dask_keys__())
+    for ref, old in zip(refs, chain, strict=True):
+        np.testing.assert_array_equal(old.labels, ref.labels)
+        # mapped from the newest labels: no persisted copy of their own
+        assert newest <= set(dict(old.label_rows.__dask_graph__()))
+    # an older partition splits again from the labels it reads through its heir
+    key = rng.integers(0, 2, 400)
+    again, _ = chain[1].split(da.from_array(key, chunks=64))
+    np.testing.assert_array_equal(again.labels, refs[1].split(key)[0].labels)
+    np.testing.assert_array_equal(chain[1].labels, refs[1].labels)
+    np.testing.assert_array_equal(chain[2].labels, refs[2].labels)
+
+
 def test_compacted_drops_unused_ids_in_order():
     raw = np.array([4, 0, 4, 7, 0, 7, 7], dtype=np.int32)
     rows = da.from_array(raw, chunks=3).persist()

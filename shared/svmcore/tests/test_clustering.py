@@ -377,6 +377,19 @@ def test_group_sums_skip_negative_equals_the_subset_bit_for_bit():
         group_sums(X, labels, 9, w)  # -1 is an error unless skip_negative
 
 
+def test_group_sums_with_a_table_beyond_the_caches_adds_in_row_order():
+    """K = 300,000 (a 24 MB table, prefetched rows ahead): each group's rows are added in
+    row order, as numpy's unbuffered ``np.add.at`` adds them, bit for bit; rows left out
+    (labels -1, also among the rows prefetched ahead) change nothing."""
+    rng = np.random.default_rng(12)
+    X = rng.normal(size=(400_000, 10))
+    labels = rng.integers(-1, 300_000, 400_000)
+    keep = labels >= 0
+    ref = np.zeros((300_000, 10))
+    np.add.at(ref, labels[keep], X[keep])
+    np.testing.assert_array_equal(group_sums(X, labels, 300_000, skip_negative=True), ref)
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     edges=arrays(np.float64, st.integers(16, 200), elements=st.integers(-50, 50).map(float)),

@@ -6,7 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ..chunked._kept import InlineRead
+from ..chunked._detect import require_dask
+from ..chunked._kept import InlineRead, kept_rows, map_chunks
 from ..typing import DaskArray
 from ..validation import check_indices
 from ._clusters import _TOKENS, Clusters
@@ -26,6 +27,14 @@ class ChunkedClusters(Clusters):
     map writing the new labels next to the old ones) and only K-sized arrays reach the
     caller. ``labels`` still works: it gathers the labels (O(n) on the caller), for code
     that needs them all.
+
+    A split hands the labels over to the new partition: every new cluster lies inside
+    one old one (``parent``), so the old labels are ``parent[new labels]``, and the old
+    partition drops its persisted copy and reads them through the new one from then on
+    (a map over the new labels, when asked). Only the newest partition of a lineage
+    keeps labels on the workers: AID holds its best iterate's partition beside the
+    current one, which at 64M rows would otherwise take another 4 bytes a row (128 MB
+    per worker of two) during the next aggregation pass.
 
     Parameters
     ----------
@@ -51,7 +60,8 @@ class ChunkedClusters(Clusters):
         if sizes.size == 0 or sizes.min() < 1:
             raise ValueError("Every cluster needs at least one member.")
         sizes.flags.writeable = False
-        self._rows = label_rows
+        self._rows: DaskArray | None = label_rows
+        self._heir: tuple[ChunkedClusters, np.ndarray] | None = None
         self.sizes = sizes
         self.n_clusters = int(sizes.size)
         self.n_samples = int(label_rows.shape[0])
@@ -80,8 +90,6 @@ class ChunkedClusters(Clusters):
         ChunkedClusters
             Labels renumbered in order (one map over the labels when some are unused).
         """
-        from ..chunked import kept_rows, map_chunks
-
         counts = np.asarray(counts, dtype=np.int64)
         present = counts > 0
         if present.all():
@@ -96,8 +104,25 @@ class ChunkedClusters(Clusters):
 
     @property
     def label_rows(self) -> DaskArray:
-        """The labels where they live (a persisted Dask array chunked like the data)."""
-        return self._rows
+        """The labels where they live (a persisted Dask array chunked like the data).
+
+        After a split, a Dask array mapped from the new partition's labels (the same
+        values, computed when read).
+        """
+        if self._rows is not None:
+            return self._rows
+        assert self._heir is not None
+        heir, parent = self._heir
+        da = require_dask("ChunkedClusters.label_rows")
+        tasks = map_chunks(
+            _chunk_lookup, heir.label_rows, row_chunks=self.row_chunks, shared=(parent,)
+        )
+        return da.concatenate(
+            [
+                da.from_delayed(t, shape=(r,), dtype=np.int32)
+                for t, r in zip(tasks, self.row_chunks, strict=True)
+            ]
+        )
 
     @property
     def labels(self) -> np.ndarray:
@@ -154,7 +179,7 @@ class ChunkedClusters(Clusters):
 
         if key.shape != (self.n_samples,) or np.dtype(key.dtype).kind not in "iub":
             raise ValueError(f"key must be {self.n_samples} integers, got {key.dtype} {key.shape}.")
-        arrays = (self._rows, key, free)
+        arrays = (self.label_rows, key, free)
         # The (cluster, key) table of AID's two-valued keys (9 bytes a pair) is larger
         # than the labels and keys a chunk holds once K is a sizeable share of a
         # chunk's rows: a task tallies several chunks into one table, so fewer tables
@@ -175,8 +200,6 @@ class ChunkedClusters(Clusters):
 
     def _split_counted(self, key, counts, allowed_ids, low, n_keys):
         """Split the clusters ``allowed_ids`` given the (cluster, key) counts of all rows."""
-        from ..chunked import kept_rows, map_chunks
-
         K = self.n_clusters
         allowed = np.zeros(K, dtype=bool)
         allowed[allowed_ids] = True
@@ -190,13 +213,17 @@ class ChunkedClusters(Clusters):
         sizes = np.bincount(lookup[present], weights=folded[present], minlength=parent.size)
         tasks = map_chunks(
             _chunk_relabel,
-            self._rows,
+            self.label_rows,
             key,
             row_chunks=self.row_chunks,
             shared=(allowed, lookup, (low, n_keys)),
         )
         new = ChunkedClusters(kept_rows(tasks, self.row_chunks, np.int32), sizes.astype(np.int64))
-        return self._lineage(new, split, parent)
+        new = self._lineage(new, split, parent)
+        # The new labels are computed from these (their tasks keep them on the workers
+        # until then); from now on these are read through the new ones.
+        self._rows, self._heir = None, (new, parent.astype(np.int32))
+        return new
 
 
 class _Tally:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..numba_config import jit
+from ._prefetch import PREFETCH_AHEAD, prefetch_row
 
 __all__ = ["key_tally", "mixed_groups", "relabel", "split_by_key", "split_lookup"]
 
@@ -73,7 +74,14 @@ def _present_codes(labels, key, allowed, n_keys, present):
 
 @jit
 def _relabel(labels, key, allowed, n_keys, lookup, out):
-    for i in range(labels.shape[0]):
+    n = labels.shape[0]
+    for i in range(n):
+        # K-sized lookups beyond the caches at large K: the entries of rows ahead are
+        # fetched while this row waits for its own (as in group_sums).
+        if i + PREFETCH_AHEAD < n:
+            ahead = labels[i + PREFETCH_AHEAD]
+            prefetch_row(allowed, ahead)
+            prefetch_row(lookup, ahead * n_keys)
         k = labels[i]
         out[i] = lookup[k * n_keys + (key[i] if allowed[k] else 0)]
 
@@ -156,7 +164,12 @@ def relabel(
 
 @jit
 def _tally(labels, key, free, n_keys, use_free, counts, seen):
-    for i in range(labels.shape[0]):
+    n = labels.shape[0]
+    for i in range(n):
+        if i + PREFETCH_AHEAD < n:  # as in _relabel
+            ahead = labels[i + PREFETCH_AHEAD] * n_keys
+            prefetch_row(counts, ahead)
+            prefetch_row(seen, ahead)
         c = labels[i] * n_keys + key[i]
         counts[c] += 1
         if not (use_free and free[i]):
