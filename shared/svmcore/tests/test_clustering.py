@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from sklearn.cluster import KMeans
 
-from svmcore.clustering import Clusters, group_sums, kmeans_one_iteration
+from svmcore.clustering import Clusters, group_sums, group_totals, kmeans_one_iteration
 
 # ---------------------------------------------------------------- naive references
 
@@ -388,6 +388,32 @@ def test_group_sums_with_a_table_beyond_the_caches_adds_in_row_order():
     ref = np.zeros((300_000, 10))
     np.add.at(ref, labels[keep], X[keep])
     np.testing.assert_array_equal(group_sums(X, labels, 300_000, skip_negative=True), ref)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n_groups", [5, 300_000])
+def test_group_totals_are_group_sums_and_bincounts_bit_for_bit(dtype, n_groups):
+    rng = np.random.default_rng(13)
+    n = 50_000
+    X = rng.normal(size=(n, 10)).astype(dtype)
+    y = rng.normal(size=n).astype(dtype)
+    w = rng.uniform(0.5, 3.0, n)
+    labels = rng.integers(-1, n_groups, n)
+    keep = labels >= 0
+    got = group_totals(X, labels, n_groups, w, y, skip_negative=True)
+    assert got.shape == (n_groups, 12) and got.dtype == np.float64
+    np.testing.assert_array_equal(
+        got[:, :10], group_sums(X, labels, n_groups, w, skip_negative=True)
+    )
+    wy = w[keep] * y[keep].astype(np.float64)
+    np.testing.assert_array_equal(got[:, 10], np.bincount(labels[keep], wy, n_groups))
+    np.testing.assert_array_equal(got[:, 11], np.bincount(labels[keep], w[keep], n_groups))
+    # without y: the weights' column only; unit weights count the rows
+    no_y = group_totals(X, labels, n_groups, skip_negative=True)
+    np.testing.assert_array_equal(no_y[:, :10], group_sums(X, labels, n_groups, skip_negative=True))
+    np.testing.assert_array_equal(no_y[:, 10], np.bincount(labels[keep], minlength=n_groups))
+    with pytest.raises(ValueError, match="y must have shape"):
+        group_totals(X, labels, n_groups, w, y[:-1], skip_negative=True)
 
 
 @settings(max_examples=40, deadline=None)

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from svmcore.clustering import Clusters, group_sums
+from svmcore.clustering import Clusters, group_totals
 
 from ._data import Block, DataSource
 
@@ -42,14 +42,12 @@ def cluster_sums(
     weight_sum : ndarray of shape (n_clusters,)
         ``sum s_i``, the total weight of each cluster (its size for unit weights).
     """
-    X_sum, y_sum, w_sum = source.reduce_blocks(
+    total = source.reduce_blocks(
         functools.partial(_block_sums, n_clusters=n_clusters, targets=targets),
         labels,
         part_bytes=_part_bytes(source, n_clusters),
     )
-    if not sp.issparse(X_sum):
-        X_sum = np.asarray(X_sum)
-    return X_sum, y_sum, w_sum
+    return _unpacked(total, targets)
 
 
 class ClusterSums:
@@ -110,11 +108,14 @@ class ClusterSums:
         # Per row: its cluster's position in `changed`, -1 for rows of unchanged clusters.
         position = np.full(clusters.n_clusters, -1, dtype=np.int64)
         position[changed] = np.arange(changed.size)
-        part = source.reduce_blocks(
-            functools.partial(_changed_sums, n_changed=changed.size, targets=self.targets),
-            clusters.label_rows,
-            shared=(position,),
-            part_bytes=_part_bytes(source, changed.size),
+        part = _unpacked(
+            source.reduce_blocks(
+                functools.partial(_changed_sums, n_changed=changed.size, targets=self.targets),
+                clusters.label_rows,
+                shared=(position,),
+                part_bytes=_part_bytes(source, changed.size),
+            ),
+            self.targets,
         )
         X_old, y_old, w_old = self._sums
         K = clusters.n_clusters
@@ -142,6 +143,21 @@ def _part_bytes(source, n_clusters):
     return 8.0 * n_clusters * (source.n_features + 2)
 
 
+def _unpacked(total, targets):
+    """``(X_sum, y_sum, weight_sum)`` of a reduction's total.
+
+    Dense blocks sum into one table (:func:`svmcore.clustering.group_totals`: the sums of
+    ``w x``, then ``w y`` when ``targets``, then ``w``); sparse ones into a tuple.
+    """
+    if isinstance(total, tuple):
+        return total
+    total = np.asarray(total)
+    m = total.shape[1] - 1 - targets
+    # Contiguous copies (K-sized, on the caller): callers' kernels take plain arrays.
+    y_sum = np.ascontiguousarray(total[:, m]) if targets else None
+    return np.ascontiguousarray(total[:, :m]), y_sum, np.ascontiguousarray(total[:, -1])
+
+
 def _grow(a, n_rows):
     """A copy of the dense ``a`` with zero rows appended up to ``n_rows``."""
     a = np.asarray(a)
@@ -156,9 +172,13 @@ def _changed_sums(
     """One block's sums over the rows of changed clusters, indexed by ``position[labels]``."""
     position = position[labels]
     rows = np.flatnonzero(position >= 0)
+    if targets and block.y is None:
+        raise ValueError("cluster_sums(targets=True) needs a source with targets y.")
     if rows.size == 0:  # a block with no row of a changed cluster adds zeros
         m = block.X.shape[1]
-        zeros = sp.csr_matrix((n_changed, m)) if sp.issparse(block.X) else np.zeros((n_changed, m))
+        if not sp.issparse(block.X):
+            return np.zeros((n_changed, m + 1 + targets))
+        zeros = sp.csr_matrix((n_changed, m))
         return zeros, np.zeros(n_changed) if targets else None, np.zeros(n_changed)
     if sp.issparse(block.X):
         sub = Block(
@@ -168,24 +188,27 @@ def _changed_sums(
             None if block.sample_weight is None else np.asarray(block.sample_weight)[rows],
         )
         return _block_sums(sub, position[rows], n_changed, targets)
-    # Dense rows are summed in place, skipping the others (no copy of the block); the
-    # 1-d sums take the selected entries. Each cluster's rows add up in row order, as
-    # in _block_sums.
-    w = block.weights
-    part = group_sums(block.X, position, n_changed, w, skip_negative=True, check_input=False)
-    labels, w = position[rows], w[rows]
-    y_part = None
-    if targets:
-        if block.y is None:
-            raise ValueError("cluster_sums(targets=True) needs a source with targets y.")
-        y_part = np.bincount(
-            labels, weights=w * block.y[rows].astype(np.float64), minlength=n_changed
-        )
-    return part, y_part, np.bincount(labels, weights=w, minlength=n_changed)
+    # Dense rows are summed in place, skipping the others (no copy of the block). Each
+    # cluster's rows add up in row order, as in _block_sums.
+    return group_totals(
+        block.X,
+        position,
+        n_changed,
+        block.weights,
+        block.y if targets else None,
+        skip_negative=True,
+        check_input=False,
+    )
 
 
 def _block_sums(block: Block, labels: np.ndarray, n_clusters: int, targets: bool = True):
-    """One block's share of :func:`cluster_sums` (``labels`` are the block's rows')."""
+    """One block's share of :func:`cluster_sums` (``labels`` are the block's rows').
+
+    One ``(K, m + 2)`` table for dense ``X`` (:func:`svmcore.clustering.group_totals`),
+    ``(X_sum, y_sum, w_sum)`` for CSR.
+    """
+    if targets and block.y is None:
+        raise ValueError("cluster_sums(targets=True) needs a source with targets y.")
     rows = block.X.shape[0]
     w = block.weights
     if sp.issparse(block.X):
@@ -193,10 +216,10 @@ def _block_sums(block: Block, labels: np.ndarray, n_clusters: int, targets: bool
         S = sp.csr_matrix((w, (labels, np.arange(rows))), shape=(n_clusters, rows))
         part = S @ block.X
     else:  # one pass of a Numba kernel, 3-5x faster than the sparse product
-        part = group_sums(block.X, labels, n_clusters, w, check_input=False)
+        return group_totals(
+            block.X, labels, n_clusters, w, block.y if targets else None, check_input=False
+        )
     y_part = None
     if targets:
-        if block.y is None:
-            raise ValueError("cluster_sums(targets=True) needs a source with targets y.")
         y_part = np.bincount(labels, weights=w * block.y.astype(np.float64), minlength=n_clusters)
     return part, y_part, np.bincount(labels, weights=w, minlength=n_clusters)

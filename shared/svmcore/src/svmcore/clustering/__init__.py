@@ -11,13 +11,14 @@ from ._kmeans import (
     nearest_centre,
 )
 from ._label_passes import mixed_groups
-from ._sums import group_sums
+from ._sums import group_sums, group_totals
 
 __all__ = [
     "ChunkedClusters",
     "Clusters",
     "centre_sums",
     "group_sums",
+    "group_totals",
     "kmeans_centres",
     "kmeans_one_iteration",
     "kmeans_seed_rows",
