@@ -278,16 +278,20 @@ def _chunks_tally(n_clusters, labels, keys, frees):
         np.zeros(n_clusters * n_keys, dtype=np.bool_),
     )
     for chunk_labels, key, free in zip(labels, keys, frees, strict=True):
-        key = key.astype(np.int64) - low
-        key_tally(np.asarray(chunk_labels), key, n_clusters, n_keys, free, out=table)
+        key_tally(np.asarray(chunk_labels), _shifted(key, low), n_clusters, n_keys, free, out=table)
     counts, seen = table
     return _Tally(counts.reshape(n_clusters, n_keys), seen.reshape(n_clusters, n_keys), low)
 
 
 def _chunk_relabel(labels, key, allowed, lookup, sizes):
     low, n_keys = sizes
-    key = np.asarray(key).astype(np.int64) - low
-    return relabel(np.asarray(labels), key, allowed, n_keys, lookup, np.int32)
+    return relabel(np.asarray(labels), _shifted(key, low), allowed, n_keys, lookup, np.int32)
+
+
+def _shifted(key, low):
+    """``key - low`` as integers; the keys themselves when ``low`` is 0 (AID's 0/1 keys)."""
+    key = np.asarray(key)
+    return key if low == 0 else key.astype(np.int64) - low
 
 
 def _chunk_lookup(labels, lookup):
