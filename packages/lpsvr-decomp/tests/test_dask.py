@@ -87,6 +87,35 @@ def test_weights_and_subsample_levels_on_the_chunks(monkeypatch, interior):
     assert levels == [h["n_samples"] for h in memory.history_] and set(levels) == expected
 
 
+def test_interior_rounds_fold_rows_on_the_chunks(monkeypatch):
+    """Rows folded in the interior rounds (folded from the first round here): their kept
+    share of ``K beta`` is summed block by block on the chunks, and the fit reaches the
+    in-memory optimum (itself tested against one HiGHS solve of the full LP)."""
+    import lpsvr._interior_start as interior_start
+    import lpsvr._row_column as row_column
+
+    passes = []
+    sums = interior_start._Folded.sums
+
+    def spy(self):
+        passes.append(self.samples.size)
+        return sums(self)
+
+    monkeypatch.setattr(interior_start._Folded, "sums", spy)
+    options = dict(fold=0.0, fold_after=1.0, fold_share=0.0, fold_early_rows=0)
+    monkeypatch.setattr(row_column, "interior_sets", partial(row_column.interior_sets, **options))
+    monkeypatch.setattr(lpsvr._dask, "_LOCAL_ENTRIES", 0)  # keep every level on Dask
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, size=(2400, 3))
+    y = np.sin(2 * X[:, 0]) + X[:, 1] ** 2 - 0.5 * X[:, 2] + 0.8 * rng.standard_normal(2400)
+    params = {"random_state": 0, "gamma": 0.5}
+    memory = LPSVR(**params).fit(X, y)
+    n_memory = len(passes)
+    dask = LPSVR(**params).fit(chunked(X, 500), chunked(y, 500))
+    assert n_memory > 0 and len(passes) > n_memory and max(passes) > 500
+    assert_same_optimum(memory, dask)
+
+
 def test_predict_on_dask_is_lazy_and_equal():
     X, y = make_noisy_sinc(600, noise=0.1, random_state=0)
     reg = LPSVR(random_state=0).fit(chunked(X, 200), chunked(y, 200))
