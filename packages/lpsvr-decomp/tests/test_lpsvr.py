@@ -588,6 +588,10 @@ def test_interior_normal_matrix_in_column_blocks_equals_the_whole_product(block_
     got = _scaled_syrk(G, scale, block_entries)
     np.testing.assert_allclose(np.tril(got), np.tril(ref), rtol=0, atol=1e-11)
     assert np.array_equal(_scaled_syrk(G[:, :0], scale[:0]), np.zeros((37, 37)))
+    # float32: the products rounded once, summed in float32 (entries up to ~400)
+    got32 = _scaled_syrk(G, scale, block_entries, dtype=np.float32)
+    assert got32.dtype == np.float32
+    np.testing.assert_allclose(np.tril(got32), np.tril(ref), rtol=0, atol=1e-3)
 
 
 @pytest.mark.parametrize("columns_first", [True, False])

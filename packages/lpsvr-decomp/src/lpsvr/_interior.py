@@ -208,15 +208,24 @@ def _scaled_syrk(G, scale, block_entries=1 << 20, dtype=np.float64):
     |R| = 10,600, the largest allocation of LPSVC's start; issue 19). The block is C
     ordered, so its transpose goes to BLAS with ``trans=1``: passed as it is, f2py made a
     Fortran-ordered copy of every block (the same sums: 0.256 s against 0.285 s at
-    1,100 x 9,600). ``dtype`` float32 uses ``ssyrk`` (the sum is returned in float32).
+    1,100 x 9,600). ``dtype`` float32 uses ``ssyrk`` (the sum is returned in float32);
+    the products are rounded into one reused buffer of that type (the same values as
+    rounding a float64 block, without making one).
     """
     P, R = G.shape
     step = max(1, block_entries // max(P, 1))
     syrk = ssyrk if dtype == np.float32 else dsyrk
     out = np.zeros((P, P)) if R == 0 else None
+    buffer = np.empty(P * min(step, R), dtype=dtype)
     for start in range(0, R, step):
-        block = G[:, start : start + step] * scale[start : start + step]
-        block = block.astype(dtype, copy=False)
+        width = min(step, R - start)
+        block = buffer[: P * width].reshape(P, width)
+        np.multiply(
+            G[:, start : start + width],
+            scale[start : start + width],
+            out=block,
+            casting="same_kind",
+        )
         if out is None:
             out = syrk(1.0, block.T, lower=1, trans=1)
         else:

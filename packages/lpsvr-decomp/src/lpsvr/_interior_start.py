@@ -322,13 +322,16 @@ class _Folded:
         self.changes[1].append(signs * self.store.cost[samples])
 
     def remove(self, samples, signs, pin=True):
-        """Return the folded ones of the rows ``(samples, signs)`` (with ``pin``: for
-        good); those rows."""
+        """Return the folded ones of the rows ``(samples, signs)`` to the LP; those rows.
+
+        With ``pin`` they never fold again.
+        """
         sides = (signs > 0).astype(np.intp)
         hit = self.mask[samples, sides]
         samples, signs, sides = samples[hit], signs[hit], sides[hit]
         self.mask[samples, sides] = False
-        self.pinned[samples, sides] = pin
+        if pin:
+            self.pinned[samples, sides] = True
         keep = self.mask[self.samples, (self.signs > 0).astype(np.intp)]
         self.samples, self.signs = self.samples[keep], self.signs[keep]
         self.changes[0].append(samples)
