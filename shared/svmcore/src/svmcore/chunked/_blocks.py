@@ -378,7 +378,8 @@ def _fold(fn, *chunk_args):
     with its left neighbour of the same level), so a group of ``2**j`` chunks gives
     that tree's node bit for bit, and a shorter last group its carried remainder. The
     left operand is added into (results made inside this task), so a task holds at
-    most three K-sized results at once whatever its fold.
+    most ``log2(fold) + 1`` K-sized results at once (the stack's levels and the chunk
+    being summed: three at a fold of 4).
     """
     stack = []  # (level, sum of 2**level chunks), levels decreasing
     for args in chunk_args:
