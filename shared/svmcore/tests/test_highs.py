@@ -167,6 +167,45 @@ def test_warm_start_same_optimum_fewer_iterations(method):
     assert from_x.fun == pytest.approx(cold.fun, rel=1e-9)
 
 
+def test_warm_start_basis_passed_as_highs_own_only_when_complete(monkeypatch):
+    """A basis with one basic entry per row skips HiGHS's alien-basis check (a second
+    LU factorization); a singular one is still completed by HiGHS's own solve, and an
+    incomplete one still goes through the check. Every start reaches linprog's optimum."""
+    import highspy
+
+    passed = []
+    set_basis = highspy.Highs.setBasis
+
+    def spy(h, basis, *args):
+        passed.append(basis.alien)
+        return set_basis(h, basis, *args)
+
+    monkeypatch.setattr(highspy.Highs, "setBasis", spy)
+    rng = np.random.default_rng(3)
+    A_ub = rng.standard_normal((4, 6))
+    A_ub[:, 1] = A_ub[:, 0]  # columns 0 and 1 equal: a basis holding both is singular
+    b_ub = np.abs(A_ub).sum(axis=1)
+    c = rng.standard_normal(6)
+    kw = dict(A_ub=A_ub, b_ub=b_ub, bounds=(0, 2))
+    ref = linprog(c, **kw)
+    first = solve_lp(c + 0.1, method="simplex", **kw)
+    rows_basic = np.ones(4, np.int8)
+    starts = {
+        "previous optimum": (first.basis, False),
+        "singular, complete": (
+            LPBasis(np.array([1, 1, 0, 0, 0, 0], np.int8), rows_basic.copy()),
+            False,
+        ),
+        "incomplete": (LPBasis(np.zeros(6, np.int8), np.array([1, 1, 0, 0], np.int8)), True),
+    }
+    starts["singular, complete"][0].row_status[:2] = 0
+    for name, (basis, alien) in starts.items():
+        passed.clear()
+        res = solve_lp(c, method="simplex", warm_start=basis, **kw)
+        assert passed == [alien], name
+        assert res.fun == pytest.approx(ref.fun, rel=1e-9, abs=1e-12), name
+
+
 def test_linear_program_incremental_changes_match_fresh_solves():
     c, A_ub, b_ub, A_eq, b_eq, bounds = random_feasible_lp(5, n=30, m_ub=20, m_eq=2)
     lp = LinearProgram(

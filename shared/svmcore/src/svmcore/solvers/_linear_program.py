@@ -38,6 +38,11 @@ __all__ = ["LinearProgram"]
 _DEFAULT_IPM_ITERATION_LIMIT = 1000
 
 
+def _n_basic(basis: LPBasis) -> int:
+    """Count the basic variables and rows of ``basis``."""
+    return int(np.count_nonzero(basis.col_status == 1) + np.count_nonzero(basis.row_status == 1))
+
+
 class LinearProgram:
     """A reusable HiGHS LP (or convex QP): build once, modify, re-solve warm.
 
@@ -441,6 +446,11 @@ class LinearProgram:
                 hb = highspy.HighsBasis()
                 hb.col_status = [highspy.HighsBasisStatus(int(s)) for s in basis.col_status]
                 hb.row_status = [highspy.HighsBasisStatus(int(s)) for s in basis.row_status]
+                # An "alien" basis (HiGHS's default) is LU-factorized inside setBasis to
+                # check its rank, and that factor is thrown away: run() factorizes again.
+                # A basis with one basic variable per row is passed as HiGHS's own, so
+                # only run() factorizes (it still completes a singular one with slacks).
+                hb.alien = _n_basic(basis) != m
                 self._check_call(h.setBasis(hb), "setBasis")
             elif x0 is not None and x0.shape == (n,):
                 sol = highspy.HighsSolution()
