@@ -31,6 +31,16 @@ import scipy.sparse as sp
 from svmcore.kernels import gram
 from svmcore.solvers import LinearProgram, LPBasis, SolverError, solve_lp
 
+# HiGHS options of the row/column rounds. Rows added to the primal join the dual as
+# nonbasic columns, so the basis stays primal feasible: "choose" (simplex_strategy 0)
+# then runs the primal simplex method from it (the dual method when the basis is primal
+# infeasible, as after new columns), where HiGHS's default always runs the dual method.
+# Every round starts HiGHS afresh (adding columns or rows drops its factor), and its
+# default dual pricing first computes exact steepest-edge weights, one solve with the
+# basis per row; on the dense kernel rows Devex weights (1) cost less than the pivots
+# they save. Friedman #1 10,000: HiGHS's 8 solves 4.96 -> 3.10 s, same optimum.
+_ROW_COLUMN_HIGHS_OPTIONS = {"simplex_strategy": 0, "simplex_dual_edge_weight_strategy": 1}
+
 __all__ = [
     "RowColumnLP",
     "SubLPSolution",
@@ -353,6 +363,7 @@ class RowColumnLP:
                 bounds=bounds,
                 method="simplex",
                 tol=self.lp_tol,
+                options=_ROW_COLUMN_HIGHS_OPTIONS,
             )
             cols, self.cols = self.cols, np.zeros(0, dtype=np.intp)
             self.add_columns(cols)
