@@ -206,6 +206,26 @@ def test_warm_start_basis_passed_as_highs_own_only_when_complete(monkeypatch):
         assert res.fun == pytest.approx(ref.fun, rel=1e-9, abs=1e-12), name
 
 
+def test_linear_program_set_options_between_solves():
+    """Options set on a live model apply to its next solves (here the simplex strategy:
+    primal, then dual, after a cost change), each at linprog's optimum; bad ones raise."""
+    c, A_ub, b_ub, A_eq, b_eq, bounds = random_feasible_lp(7, n=40, m_ub=30, m_eq=2)
+    kw = dict(A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds)
+    lp = LinearProgram(c, method="simplex", **kw)
+    lp.set_options({"simplex_strategy": 4})
+    assert lp._highs.getOptionValue("simplex_strategy")[1] == 4
+    assert lp.solve().fun == pytest.approx(linprog(c, **kw).fun, rel=1e-9)
+    c2 = c + 0.1 * np.random.default_rng(8).standard_normal(c.shape)
+    lp.set_costs(c2)
+    lp.set_options({"simplex_strategy": 1, "simplex_dual_edge_weight_strategy": 1})
+    assert lp._highs.getOptionValue("simplex_strategy")[1] == 1
+    assert lp.solve().fun == pytest.approx(linprog(c2, **kw).fun, rel=1e-9)
+    with pytest.raises(ValueError, match="options: HiGHS rejected option"):
+        lp.set_options({"no_such_option": 1})
+    with pytest.raises(TypeError, match="options must be a dict"):
+        lp.set_options([("simplex_strategy", 1)])
+
+
 def test_linear_program_incremental_changes_match_fresh_solves():
     c, A_ub, b_ub, A_eq, b_eq, bounds = random_feasible_lp(5, n=30, m_ub=20, m_eq=2)
     lp = LinearProgram(

@@ -179,13 +179,7 @@ class LinearProgram:
         else:
             settings["ipm_iteration_limit"] = _DEFAULT_IPM_ITERATION_LIMIT
         settings.update(options or {})
-        for key, value in settings.items():
-            if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
-                raise ValueError(f"options: HiGHS rejected option {key}={value!r}.")
-        self._set_solver(self.method)
-        # HiGHS's own limit (infinite unless set through ``options``), restored after
-        # each solve that ran under ``time_limit``
-        self._highs_time_limit = h.getOptionValue("time_limit")[1]
+        self.set_options(settings)
 
         A = sp.vstack([A_ub, A_eq], format="csc")
         self._row_is_eq = np.r_[np.zeros(A_ub.shape[0], bool), np.ones(A_eq.shape[0], bool)]
@@ -396,6 +390,28 @@ class LinearProgram:
         """Delete the variables ``idx``; later variables shift down."""
         idx = self._indices(idx, None, "idx", self.n_variables)
         self._check_call(self._highs.deleteCols(len(idx), idx), "deleteCols")
+
+    def set_options(self, options: dict[str, Any]) -> None:
+        """Set HiGHS options by name for the next solves, as the constructor's ``options``.
+
+        Raises
+        ------
+        TypeError
+            If ``options`` is not a dict.
+        ValueError
+            If HiGHS rejects an option's name or value.
+        """
+        if not isinstance(options, dict):
+            raise TypeError(f"options must be a dict, got {type(options).__name__}.")
+        highspy = _import_highspy()
+        h = self._highs
+        for key, value in options.items():
+            if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
+                raise ValueError(f"options: HiGHS rejected option {key}={value!r}.")
+        self._set_solver(self.method)
+        # HiGHS's own limit (infinite unless set through ``options``), restored after
+        # each solve that ran under ``time_limit``
+        self._highs_time_limit = h.getOptionValue("time_limit")[1]
 
     # ----------------------------------------------------------------- solving
 
