@@ -31,15 +31,11 @@ import scipy.sparse as sp
 from svmcore.kernels import gram
 from svmcore.solvers import LinearProgram, LPBasis, SolverError, solve_lp
 
-# HiGHS options of the row/column rounds. Rows added to the primal join the dual as
-# nonbasic columns, so the basis stays primal feasible: "choose" (simplex_strategy 0)
-# then runs the primal simplex method from it (the dual method when the basis is primal
-# infeasible, as after new columns), where HiGHS's default always runs the dual method.
-# Every round starts HiGHS afresh (adding columns or rows drops its factor), and its
-# default dual pricing first computes exact steepest-edge weights, one solve with the
-# basis per row; on the dense kernel rows Devex weights (1) cost less than the pivots
-# they save. Friedman #1 10,000: HiGHS's 8 solves 4.96 -> 3.10 s, same optimum.
-_ROW_COLUMN_HIGHS_OPTIONS = {"simplex_strategy": 0, "simplex_dual_edge_weight_strategy": 1}
+# HiGHS's dual pricing in the row/column rounds: Devex (1). Each round starts HiGHS
+# afresh (adding columns or rows drops its factor), and the default first computes exact
+# steepest-edge weights, one solve with the basis per row, which on the dense kernel rows
+# costs more than the pivots it saves.
+_ROW_COLUMN_HIGHS_OPTIONS = {"simplex_dual_edge_weight_strategy": 1}
 
 __all__ = [
     "RowColumnLP",
@@ -312,6 +308,7 @@ class RowColumnLP:
         self.lp = None  # built by the first add_rows (HiGHS needs a variable)
         self.start_basis = None  # LPBasis for the next solve (set_start_basis)
         self.reduced_costs = None  # of the pi_r after the last solve
+        self.n_new_rows = 0  # primal rows added since the last solve
 
     def set_start_basis(self, col_status, row_status):
         """Start the next solve from this basis (HiGHS coding, see :class:`LPBasis`).
@@ -355,6 +352,7 @@ class RowColumnLP:
         bounds = (np.zeros(samples.size), self.cost[samples])
         self.row_sample = np.r_[self.row_sample, samples]
         self.row_sign = np.r_[self.row_sign, signs]
+        self.n_new_rows += samples.size
         if self.lp is None:
             self.lp = LinearProgram(
                 costs,
@@ -389,6 +387,15 @@ class RowColumnLP:
         optimum and the number of HiGHS iterations.
         """
         basis, self.start_basis = self.start_basis, None
+        # New primal rows join the dual as nonbasic columns: the basis stays primal
+        # feasible, and for a few of them the primal simplex method ("choose" (0) takes
+        # it on a primal feasible basis, the dual method otherwise) needs fewer pivots
+        # than the dual one. Many new rows (a cold start, d = 1's first rounds: thousands
+        # against tens of basic rows) each need a primal pivot where the dual method
+        # moves most of them to their other bound at once, so they keep the dual (1).
+        few = basis is not None or self.n_new_rows <= self.cols.size + 1
+        self.lp.set_options({"simplex_strategy": 0 if few else 1})
+        self.n_new_rows = 0
         if basis is None:
             res = self.lp.solve(time_limit=time_limit)
         else:
