@@ -31,11 +31,12 @@ import scipy.sparse as sp
 from svmcore.kernels import gram
 from svmcore.solvers import LinearProgram, LPBasis, SolverError, solve_lp
 
-# HiGHS's dual pricing in the row/column rounds: Devex (1). Each round starts HiGHS
-# afresh (adding columns or rows drops its factor), and the default first computes exact
-# steepest-edge weights, one solve with the basis per row, which on the dense kernel rows
-# costs more than the pivots it saves.
-_ROW_COLUMN_HIGHS_OPTIONS = {"simplex_dual_edge_weight_strategy": 1}
+# HiGHS's dual pricing in the row/column rounds: Devex (1) once the dual has this many
+# rows (|P| + 1). Each round starts HiGHS afresh (adding columns or rows drops its
+# factor), and its default (-1: exact steepest-edge weights) first solves with the basis
+# once per row: on 1,109 dense kernel rows (Friedman #1 10,000) that cost more than the
+# pivots it saves; on small LPs (breast_cancer) it pays.
+_DEVEX_MIN_ROWS = 1000
 
 __all__ = [
     "RowColumnLP",
@@ -361,7 +362,6 @@ class RowColumnLP:
                 bounds=bounds,
                 method="simplex",
                 tol=self.lp_tol,
-                options=_ROW_COLUMN_HIGHS_OPTIONS,
             )
             cols, self.cols = self.cols, np.zeros(0, dtype=np.intp)
             self.add_columns(cols)
@@ -394,7 +394,13 @@ class RowColumnLP:
         # against tens of basic rows) each need a primal pivot where the dual method
         # moves most of them to their other bound at once, so they keep the dual (1).
         few = basis is not None or self.n_new_rows <= self.cols.size + 1
-        self.lp.set_options({"simplex_strategy": 0 if few else 1})
+        devex = self.cols.size + 1 >= _DEVEX_MIN_ROWS
+        self.lp.set_options(
+            {
+                "simplex_strategy": 0 if few else 1,
+                "simplex_dual_edge_weight_strategy": 1 if devex else -1,
+            }
+        )
         self.n_new_rows = 0
         if basis is None:
             res = self.lp.solve(time_limit=time_limit)
