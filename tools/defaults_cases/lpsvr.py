@@ -9,11 +9,12 @@ coefficients ours / base (LP-SVR's nonzero alphas against SVR's support vectors)
 
 Left out, with the reason: Friedman #1 and the classification sets above
 ``DENSE_MAX_N`` training rows. With d > 1 the LP has hundreds of nonzero coefficients
-and every round works on a dense LP: Friedman #1 at N = 2,000 takes 1.5-1.6 s against
-SVR's 0.09-0.12 s, at N = 10,000 (standardized x, raw y) 24.8-25.0 s against SVR's
-2.2-2.3 s (11x), at N = 20,000 80.9 s against 8.8 s (9.2x; edb032f, one process, load
-1.2-4.5; see the lpsvr README, "Defaults"); the suite's own N = 20,000 set (y / 5) was
-not timed and stays out so that a quick run stays a run of seconds for this case.
+and every round works on a dense LP: Friedman #1 at N = 2,000 takes 0.87-0.94 s against
+SVR's 0.09 s, at N = 10,000 (standardized x, raw y: ``tools/lpsvr_friedman.py``)
+14.7-15.2 s against SVR's 2.2 s (6.7-6.9x), at N = 20,000 50.6-52.0 s against 8.8-9.8 s
+(5.7-6.0x; 6093c32, one thread, load 0.8-2.0; see the lpsvr README, "HiGHS per-solve
+overhead"); the suite's own N = 20,000 set (y / 5) was not timed and stays out so that a
+quick run stays a run of seconds for this case.
 The one-dimensional sinc has ~10 nonzero coefficients at any N.
 """
 
