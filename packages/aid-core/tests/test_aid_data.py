@@ -4,7 +4,7 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aid_core import ArraySource, ChunkSource, DataSource, as_data_source, cluster_sums
+from aid_core import ArraySource, Block, ChunkSource, DataSource, as_data_source, cluster_sums
 
 
 def _direct_sums(X, y, w, labels, K):
@@ -64,6 +64,20 @@ def test_blocks_cover_rows_in_order_and_take():
     csr = ArraySource(sp.csr_matrix(X), y, block_size=4).take([0, 9])
     assert sp.issparse(csr.X)
     np.testing.assert_array_equal(csr.X.toarray(), X[[0, 9]])
+
+
+def test_block_rows_gathers_positions_within_the_block():
+    X = np.arange(12.0).reshape(6, 2)
+    y, w = np.arange(6.0), np.linspace(0.5, 1.0, 6)
+    block = Block(10, X, y, w)
+    got = block.rows([4, 0, 4])
+    assert got.start == 0 and got.stop == 3
+    np.testing.assert_array_equal(got.X, X[[4, 0, 4]])
+    np.testing.assert_array_equal(got.y, [4.0, 0.0, 4.0])
+    np.testing.assert_array_equal(got.sample_weight, w[[4, 0, 4]])
+    bare = Block(0, sp.csr_matrix(X), None, None).rows(np.array([5, 1]))
+    assert sp.issparse(bare.X) and bare.y is None and bare.sample_weight is None
+    np.testing.assert_array_equal(bare.X.toarray(), X[[5, 1]])
 
 
 def test_chunk_source_counts_and_validates():

@@ -63,6 +63,18 @@ class Block:
             return np.ones(self.X.shape[0])
         return np.asarray(self.sample_weight, dtype=np.float64)
 
+    def rows(self, positions: ArrayLike) -> Block:
+        """The block's rows at ``positions`` (0-based within the block), as a block of their own.
+
+        The result starts at row 0: its rows need not be consecutive in the data.
+        """
+        return Block(
+            0,
+            self.X[positions],
+            None if self.y is None else self.y[positions],
+            None if self.sample_weight is None else np.asarray(self.sample_weight)[positions],
+        )
+
 
 class DataSource(ABC):
     """Sequential access to the rows of ``(X, y, sample_weight)`` in blocks.
@@ -98,10 +110,10 @@ class DataSource(ABC):
             lo, hi = np.searchsorted(indices, [block.start, block.stop])
             if lo == hi:
                 continue
-            local = indices[lo:hi] - block.start
-            parts_X.append(block.X[local])
-            parts_y.append(None if block.y is None else block.y[local])
-            parts_w.append(None if block.sample_weight is None else block.sample_weight[local])
+            part = block.rows(indices[lo:hi] - block.start)
+            parts_X.append(part.X)
+            parts_y.append(part.y)
+            parts_w.append(part.sample_weight)
         if not parts_X:
             raise ValueError("take() needs at least one index inside the data.")
         X = sp.vstack(parts_X, format="csr") if sp.issparse(parts_X[0]) else np.vstack(parts_X)

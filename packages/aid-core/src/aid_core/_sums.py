@@ -181,13 +181,7 @@ def _changed_sums(
         zeros = sp.csr_matrix((n_changed, m))
         return zeros, np.zeros(n_changed) if targets else None, np.zeros(n_changed)
     if sp.issparse(block.X):
-        sub = Block(
-            block.start,
-            block.X[rows],
-            None if block.y is None else block.y[rows],
-            None if block.sample_weight is None else np.asarray(block.sample_weight)[rows],
-        )
-        return _block_sums(sub, position[rows], n_changed, targets)
+        return _block_sums(block.rows(rows), position[rows], n_changed, targets)
     # Dense rows are summed in place, skipping the others (no copy of the block). Each
     # cluster's rows add up in row order, as in _block_sums.
     return group_totals(

@@ -20,7 +20,6 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from aid_core import (
     AggregatedSolution,
     AIDProblem,
-    Block,
     ClusterSums,
     DaskSource,
     Evaluation,
@@ -88,8 +87,8 @@ class _LADProblem(AIDProblem):
         seeds = kmeans_seed_rows(n, k0, rng)
         rows = np.union1d(idx, seeds)
         both = data.take(rows)
-        beta = self._pilot(_rows_of(both, np.searchsorted(rows, idx)))
-        points = lad_points(_rows_of(both, np.searchsorted(rows, seeds)), beta, est.fit_intercept)
+        beta = self._pilot(both.rows(np.searchsorted(rows, idx)))
+        points = lad_points(both.rows(np.searchsorted(rows, seeds)), beta, est.fit_intercept)
         return chunked_initial_clusters(data, beta, est.fit_intercept, points)
 
     def _pilot(self, sample):
@@ -185,16 +184,6 @@ class _LADProblem(AIDProblem):
             dtype=np.int8,
         )
         return Evaluation(objective=float(sum(parts)), key=code & 1, free=code >= 2)
-
-
-def _rows_of(block, positions):
-    """The rows ``positions`` of a gathered block, as a block of their own."""
-    return Block(
-        0,
-        block.X[positions],
-        None if block.y is None else block.y[positions],
-        None if block.sample_weight is None else block.sample_weight[positions],
-    )
 
 
 def _parent_clusters(lineage, old_token, n_clusters):
