@@ -163,7 +163,7 @@ def test_labels_kept_on_the_workers_give_the_same_sums_and_splits(n, chunk, spar
     if sparse:
         X = sp.csr_matrix(np.where(rng.random((n, 3)) < 0.5, 0.0, X))
     y = rng.normal(size=n)
-    _, src = _sources(X, y, rng.random(n) + 0.1, chunk)
+    arr, src = _sources(X, y, rng.random(n) + 0.1, chunk)
     ref = Clusters(rng.integers(0, 6, n))
     kept = ChunkedClusters(
         da.from_array(ref.labels.astype(np.int32), chunks=(src.rows.row_chunks,)).persist(),
@@ -174,19 +174,26 @@ def test_labels_kept_on_the_workers_give_the_same_sums_and_splits(n, chunk, spar
         for a, b in zip(cache_kept(src, kept), cache_ref(src, ref), strict=True):
             a, b = (v.toarray() if sp.issparse(v) else v for v in (a, b))
             np.testing.assert_array_equal(a, b)
-        # One evaluation's codes, kept where they are made (DaskSource.map_kept).
-        code, parts = src.map_kept(
-            lambda blk: ((blk.y > 0).astype(np.int8) + 2 * (np.abs(blk.y) < 0.2), blk.stop),
-            dtype=np.int8,
-        )
+
+        # One evaluation's codes, kept where they are made (DaskSource.map_kept), and
+        # the same by map_codes, which counts the split in the same tasks.
+        def fn(blk):
+            return (blk.y > 0).astype(np.int8) + 2 * (np.abs(blk.y) < 0.2), blk.stop
+
+        code, parts = src.map_kept(fn, dtype=np.int8)
+        assert parts == [int(s) for s in np.cumsum(src.rows.row_chunks)]
+        key, free, parts = src.map_codes(fn, kept)
         assert parts == [int(s) for s in np.cumsum(src.rows.row_chunks)]
         codes = code.compute()
+        mem_key, mem_free, mem_parts = arr.map_codes(fn, ref)  # the in-memory pass
+        assert mem_parts == [n]
+        for a, b in ((key, codes & 1), (free, codes >= 2), (mem_key, codes & 1)):
+            np.testing.assert_array_equal(np.asarray(a), b)
+        np.testing.assert_array_equal(mem_free, codes >= 2)
         new_ref, n_ref = AIDProblem.decluster(
-            None, ref, Evaluation(0.0, key=codes & 1, free=codes >= 2)
+            None, ref, Evaluation(0.0, key=mem_key, free=mem_free)
         )
-        new_kept, n_kept = AIDProblem.decluster(
-            None, kept, Evaluation(0.0, key=code & 1, free=code >= 2)
-        )
+        new_kept, n_kept = AIDProblem.decluster(None, kept, Evaluation(0.0, key=key, free=free))
         assert n_kept == n_ref
         np.testing.assert_array_equal(new_kept.labels, new_ref.labels)
         if n_ref == 0:

@@ -195,6 +195,25 @@ def test_kept_rows_and_row_blocks_read_kept_arrays_where_they_live():
     np.testing.assert_array_equal(np.concatenate(got), np.arange(10))
     tasks = map_chunks(lambda a, b: a + b, kept, kept, row_chunks=(4, 4, 2))
     np.testing.assert_array_equal(kept_rows(tasks, (4, 4, 2), np.int64).compute(), X[:, 0] * 6)
+    # A total per task (a K-sized table) is added on the workers, alone or with parts.
+    calls.clear()
+
+    def with_table(start, Xi, yi, wi):
+        calls.append(start)
+        return (
+            Xi[:, 1].astype(np.int64),
+            start,
+            np.bincount(Xi[:, 0].astype(np.int64), minlength=20),
+        )
+
+    kept, parts, table = rows.map_kept(with_table, dtype=np.int64, with_total=True)
+    np.testing.assert_array_equal(kept.compute(), X[:, 1])
+    assert parts == [0, 4, 8] and sorted(calls) == [0, 4, 8]
+    np.testing.assert_array_equal(table, np.bincount(X[:, 0].astype(np.int64), minlength=20))
+    tasks = map_chunks(lambda a: (a, np.ones(3, dtype=np.int64)), kept, row_chunks=(4, 4, 2))
+    kept, total = kept_rows(tasks, (4, 4, 2), np.int64, with_total=True)
+    np.testing.assert_array_equal(kept.compute(), X[:, 1])
+    np.testing.assert_array_equal(total, [3, 3, 3])
 
 
 def test_key_tally_adds_chunks_into_one_table():
@@ -235,3 +254,47 @@ def test_split_violated_folds_many_chunks_per_task(monkeypatch):
     np.testing.assert_array_equal(violated, mem_violated)
     np.testing.assert_array_equal(new.labels, mem_new.labels)
     np.testing.assert_array_equal(new.sizes, mem_new.sizes)
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=CASES, with_free=st.booleans())
+def test_map_codes_counts_the_split_in_the_pass_that_makes_the_keys(case, with_free):
+    """map_codes' tally, made in the codes' own tasks, splits as a separate tally does."""
+    n, K, n_keys, chunk, seed = case
+    labels, key, free = _case(n, K, n_keys, seed)
+    code = ((key - key.min()) * 2 + free).astype(np.int8)
+    ref = Clusters(labels)
+    chunked = _chunked(ref, chunk)
+    X = np.column_stack([code.astype(np.float64), np.arange(n, dtype=np.float64)])
+    rows = RowBlocks(da.from_array(X, chunks=(chunk, 2)))
+    calls = []
+
+    def codes(start, Xi, yi, wi, offset):
+        calls.append(start)
+        return Xi[:, 0].astype(np.int8), float(Xi[:, 1].sum()) + offset
+
+    def split_key(c):
+        return c // 2, (c % 2 == 1) if with_free else None
+
+    kept, parts, dkey, dfree = chunked.map_codes(
+        rows, codes, split_key=split_key, dtype=np.int8, shared=(0.5,)
+    )
+    assert sorted(calls) == list(range(0, n, chunk))  # each task once
+    np.testing.assert_array_equal(kept.compute(), code)
+    assert parts == [
+        float(np.arange(lo, min(lo + chunk, n)).sum()) + 0.5 for lo in range(0, n, chunk)
+    ]
+    mem_key, mem_free = code // 2, (code % 2 == 1) if with_free else None
+    chunked._tally = None  # the recorded tally is used: no map of its own
+    new, violated = chunked.split_violated(dkey, dfree)
+    mem_new, mem_violated = ref.split_violated(mem_key, mem_free)
+    np.testing.assert_array_equal(violated, mem_violated)
+    np.testing.assert_array_equal(new.labels, mem_new.labels)
+    np.testing.assert_array_equal(new.sizes, mem_new.sizes)
+
+
+def test_map_codes_needs_the_labels_chunks():
+    chunked = _chunked(Clusters(np.arange(10) % 3), 5)
+    rows = RowBlocks(da.from_array(np.zeros((10, 1)), chunks=(4, 1)))
+    with pytest.raises(ValueError, match="chunked like the labels"):
+        chunked.map_codes(rows, None, split_key=None, dtype=np.int8)

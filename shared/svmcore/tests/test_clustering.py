@@ -331,6 +331,30 @@ def test_nearest_centre_2d_degenerate_centres():
     np.testing.assert_array_equal(nearest_centre_2d(Z, one), [0, 0, 0, 0])
 
 
+@pytest.mark.parametrize(("dims", "K"), [(1, 40), (2, 20), (2, 600), (3, 600)])
+def test_centre_index_assigns_as_the_centres_do(dims, K):
+    """A CentreIndex built once (and pickled to a worker) assigns as its raw centres."""
+    import pickle
+
+    from svmcore.clustering import CentreIndex, centre_sums, nearest_centre
+
+    rng = np.random.default_rng(dims * K)
+    Z = rng.normal(size=(3000, dims))
+    centres = Z[rng.choice(3000, size=K, replace=False)]
+    want = nearest_centre(Z, centres)
+    if dims == 2:
+        np.testing.assert_array_equal(want, _brute_nearest(Z, centres))
+    index = pickle.loads(pickle.dumps(CentreIndex(centres)))
+    for chunk in (slice(0, 1000), slice(1000, 3000)):
+        np.testing.assert_array_equal(nearest_centre(Z[chunk], index), want[chunk])
+        sums, counts = centre_sums(Z[chunk], index)
+        ref_sums, ref_counts = centre_sums(Z[chunk], centres)
+        np.testing.assert_array_equal(sums, ref_sums)
+        np.testing.assert_array_equal(counts, ref_counts)
+    with pytest.raises(ValueError, match="coordinate"):
+        nearest_centre(np.zeros((3, dims + 1)), index)
+
+
 # ---------------------------------------------------------------- group_sums
 
 

@@ -7,7 +7,7 @@ on a cluster: :class:`DaskSource`).
 """
 
 from ._dask_source import DaskSource
-from ._data import ArraySource, Block, ChunkSource, DataSource, as_data_source
+from ._data import ArraySource, Block, ChunkSource, DataSource, as_data_source, split_codes
 from ._history import COLUMNS, AIDHistory
 from ._loop import STOP_REASONS, AIDResult, CertificateWarning, relative_gap, run_aid
 from ._protocol import (
@@ -42,5 +42,6 @@ __all__ = [
     "cluster_sums",
     "relative_gap",
     "run_aid",
+    "split_codes",
     "violated_clusters",
 ]

@@ -9,9 +9,10 @@ from typing import Any
 import numpy as np
 
 from svmcore.chunked import RowBlocks, gather_vector
+from svmcore.clustering import ChunkedClusters
 from svmcore.typing import ArrayLike, MatrixLike
 
-from ._data import Block, DataSource
+from ._data import Block, DataSource, split_codes
 
 __all__ = ["DaskSource"]
 
@@ -75,6 +76,22 @@ class DaskSource(DataSource):
         return self.rows.map_kept(
             functools.partial(_on_block, fn), *per_row, dtype=dtype, shared=shared
         )
+
+    def map_codes(self, fn: Callable, clusters: Any, *, shared: Sequence = ()) -> tuple:
+        """As :meth:`DataSource.map_codes`; the split's (cluster, key) tally of
+        :class:`svmcore.clustering.ChunkedClusters` is counted in the same tasks
+        (:meth:`svmcore.clustering.ChunkedClusters.map_codes`), not in a map of its own.
+        """
+        if not isinstance(clusters, ChunkedClusters):
+            return super().map_codes(fn, clusters, shared=shared)
+        _, parts, key, free = clusters.map_codes(
+            self.rows,
+            functools.partial(_on_block, fn),
+            split_key=split_codes,
+            dtype=np.int8,
+            shared=shared,
+        )
+        return key, free, parts
 
     def reduce_blocks(self, fn: Callable, *per_row: Any, **options: Any) -> Any:
         """As :meth:`DataSource.reduce_blocks` (``shared``, ``part_bytes``) on the workers."""

@@ -24,6 +24,7 @@ __all__ = [
     "ChunkSource",
     "DataSource",
     "as_data_source",
+    "split_codes",
 ]
 
 #: Rows per block when the caller gives none: about 8 MB of float64 at 128 features.
@@ -74,6 +75,22 @@ class Block:
             None if self.y is None else self.y[positions],
             None if self.sample_weight is None else np.asarray(self.sample_weight)[positions],
         )
+
+
+def split_codes(code: Any) -> tuple[Any, Any]:
+    """``(code & 1, code >= 2)``: the key and the free rows of :meth:`DataSource.map_codes`' codes.
+
+    Parameters
+    ----------
+    code : ndarray or dask.array.Array of int8
+        Per-row codes.
+
+    Returns
+    -------
+    key, free : ndarray or dask.array.Array
+        Bit 0 of each code, and whether bit 1 is set.
+    """
+    return code & 1, code >= 2
 
 
 class DataSource(ABC):
@@ -154,6 +171,33 @@ class DataSource(ABC):
         parts = self.map_blocks(fn, *per_row, shared=shared)
         rows = [np.asarray(r, dtype=dtype) for r, _ in parts]
         return np.concatenate(rows), [p for _, p in parts]
+
+    def map_codes(self, fn: Callable, clusters: Any, *, shared: Sequence = ()) -> tuple:
+        """AID's evaluation pass: per-row one-byte codes kept, per-block parts back.
+
+        ``fn(block, *shared)`` returns ``(code, part)`` with ``code`` an int8 per row
+        whose bit 0 is the row's key for the declustering and bit 1 marks a row free
+        to go with either key (:class:`Evaluation`'s ``key`` and ``free``).
+
+        Parameters
+        ----------
+        fn : callable
+            The block's codes and part (the same rules as :meth:`map_rows`).
+        clusters : svmcore.clustering.Clusters
+            The partition the codes will split; :class:`DaskSource` counts the split
+            of :class:`svmcore.clustering.ChunkedClusters` in the same pass.
+        shared : sequence, default=()
+            As for :meth:`reduce_blocks`.
+
+        Returns
+        -------
+        key, free : ndarray or dask.array.Array
+            ``code & 1`` and ``code >= 2``, where the codes are kept.
+        parts : list
+            ``fn``'s parts in block order.
+        """
+        code, parts = self.map_kept(fn, dtype=np.int8, shared=shared)
+        return (*split_codes(code), parts)
 
     def reduce_blocks(
         self,

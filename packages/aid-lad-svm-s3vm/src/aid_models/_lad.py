@@ -177,13 +177,13 @@ class _LADProblem(AIDProblem):
         # Per row one byte (sign of r, and whether r is zero up to round-off), kept where
         # it is made (on a Dask worker, for the split that reads it there); per block
         # one partial sum of E travels back.
-        code, parts = data.map_kept(
+        key, free, parts = data.map_codes(
             functools.partial(
                 residual_block, beta=solution.params, fit_intercept=self.est.fit_intercept
             ),
-            dtype=np.int8,
+            clusters,
         )
-        return Evaluation(objective=float(sum(parts)), key=code & 1, free=code >= 2)
+        return Evaluation(objective=float(sum(parts)), key=key, free=free)
 
 
 def _parent_clusters(lineage, old_token, n_clusters):

@@ -15,7 +15,13 @@ import functools
 
 import numpy as np
 
-from svmcore.clustering import ChunkedClusters, centre_sums, moved_centres, nearest_centre
+from svmcore.clustering import (
+    CentreIndex,
+    ChunkedClusters,
+    centre_sums,
+    moved_centres,
+    nearest_centre,
+)
 
 from ._codes import residual_codes
 
@@ -70,10 +76,14 @@ def chunked_initial_clusters(data, beta, fit_intercept, seeds):
         The compact partition (centres that lost all their rows dropped, as in memory).
     """
     model = {"beta": beta, "fit_intercept": fit_intercept}
-    sums, counts = data.reduce_blocks(functools.partial(_seed_sums, **model), shared=(seeds,))
+    # The centres' search structure (sorted strips) is built once here, not in each of
+    # the chunks' tasks (128 times per pass at 64M rows, 14 ms each for 32,000 centres).
+    sums, counts = data.reduce_blocks(
+        functools.partial(_seed_sums, **model), shared=(CentreIndex(seeds),)
+    )
     centres = moved_centres(sums, counts)
     raw, parts = data.map_kept(
-        functools.partial(_assign, **model), dtype=np.int32, shared=(centres,)
+        functools.partial(_assign, **model), dtype=np.int32, shared=(CentreIndex(centres),)
     )
     # Counts are integers: their sum does not depend on the order.
     return ChunkedClusters.compacted(raw, np.sum(parts, axis=0))
@@ -85,4 +95,4 @@ def _seed_sums(block, seeds, *, beta, fit_intercept):
 
 def _assign(block, centres, *, beta, fit_intercept):
     raw = nearest_centre(lad_points(block, beta, fit_intercept), centres).astype(np.int32)
-    return raw, np.bincount(raw, minlength=centres.shape[0])
+    return raw, np.bincount(raw, minlength=centres.centres.shape[0])

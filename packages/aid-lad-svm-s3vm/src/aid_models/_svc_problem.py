@@ -22,6 +22,7 @@ from aid_core import (
     ClusterSums,
     DaskSource,
     Evaluation,
+    split_codes,
 )
 from svmcore.clustering import Clusters, kmeans_one_iteration
 from svmcore.kernels import kernel_matvec
@@ -460,21 +461,22 @@ class _SVCProblem(AIDProblem):
         if "KM" in p:
             scores = p["KM"] @ p["v"] + p["b"]
             code, hinge, correct = margin_codes(scores, data.targets(), data.weights())
+            key, free = split_codes(code)
             parts = [(hinge, correct)]
             norm2 = p["norm2"]
         else:
             # Per block two partial sums travel back; the one-byte codes stay where they
             # are made (on a Dask worker, for the split that reads them there).
-            code, parts = data.map_kept(
-                functools.partial(_block_codes, w=p["w"], b=p["b"]), dtype=np.int8
+            key, free, parts = data.map_codes(
+                functools.partial(_block_codes, w=p["w"], b=p["b"]), clusters
             )
             norm2 = float(p["w"] @ p["w"])
         hinge = sum(h for h, _ in parts)
         correct = sum(k for _, k in parts)
         return Evaluation(
             objective=0.5 * norm2 + C * float(hinge),
-            key=code & 1,
-            free=code >= 2,
+            key=key,
+            free=free,
             score=float(correct) / data.n_samples,
         )
 

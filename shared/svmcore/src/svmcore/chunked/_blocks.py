@@ -171,15 +171,23 @@ class RowBlocks:
         return tree_sum(tasks).compute()
 
     def map_kept(
-        self, fn: Callable, *per_row: np.ndarray, dtype: Any, shared: Sequence = ()
-    ) -> tuple[DaskArray, list]:
+        self,
+        fn: Callable,
+        *per_row: np.ndarray,
+        dtype: Any,
+        shared: Sequence = (),
+        with_total: bool = False,
+    ) -> tuple:
         """:meth:`map` of a ``fn`` returning ``(per-row array, small part)`` per chunk.
 
         The per-row arrays stay on the workers as one persisted Dask array (see
-        :func:`kept_rows`); only the parts come back, in chunk order.
+        :func:`kept_rows`); only the parts come back, in chunk order. With
+        ``with_total``, ``fn`` returns ``(per-row array, part, total)`` and the totals
+        (K-sized tables) are added on the workers in the same run: ``(rows, parts,
+        total)`` is returned.
         """
         tasks = self._tasks(fn, per_row, shared=shared)
-        return kept_rows(tasks, self.row_chunks, dtype, with_parts=True)
+        return kept_rows(tasks, self.row_chunks, dtype, with_parts=True, with_total=with_total)
 
     def take(self, indices: ArrayLike) -> tuple:
         """Gather the rows ``indices`` (sorted ascending): ``(X, y, sample_weight)``.

@@ -194,7 +194,12 @@ def map_chunks(
 
 
 def kept_rows(
-    tasks: Sequence, row_chunks: Sequence[int], dtype: Any, *, with_parts: bool = False
+    tasks: Sequence,
+    row_chunks: Sequence[int],
+    dtype: Any,
+    *,
+    with_parts: bool = False,
+    with_total: bool = False,
 ) -> Any:
     """Persist per-chunk per-row results as one Dask array chunked like the data.
 
@@ -202,14 +207,19 @@ def kept_rows(
     ----------
     tasks : sequence of dask.delayed.Delayed
         One per chunk, each returning a 1-D array of the chunk's rows, or, with
-        ``with_parts``, a pair ``(rows, part)`` with a small per-chunk result.
+        ``with_parts`` and/or ``with_total``, a tuple ``(rows, part)``, ``(rows, total)``
+        or ``(rows, part, total)``.
     row_chunks : sequence of int
         The rows of each chunk.
     dtype : dtype
         Of the per-row results.
     with_parts : bool, default=False
-        Whether the tasks return ``(rows, part)``; then the parts are computed in the
-        same run (each task runs once) and returned in chunk order.
+        Whether the tasks return a small per-chunk ``part``; the parts are computed in
+        the same run (each task runs once) and returned in chunk order.
+    with_total : bool, default=False
+        Whether the tasks return a ``total`` share (K-sized tables, say); the shares are
+        added on the workers (:func:`svmcore.chunked.tree_sum`) in the same run and only
+        their sum is returned.
 
     Returns
     -------
@@ -218,21 +228,34 @@ def kept_rows(
         (recomputed from their lineage if a worker is lost).
     parts : list
         With ``with_parts`` only: the per-chunk parts, on the caller.
+    total : object
+        With ``with_total`` only: the sum of the tasks' totals, on the caller.
     """
     import dask
 
+    from ._blocks import tree_sum
+
     da = require_dask("kept_rows")
     get = dask.delayed(operator.getitem, pure=True)
-    row_tasks = [get(t, 0) for t in tasks] if with_parts else list(tasks)
+    row_tasks = [get(t, 0) for t in tasks] if with_parts or with_total else list(tasks)
     rows = da.concatenate(
         [
             da.from_delayed(t, shape=(int(r),), dtype=dtype)
             for t, r in zip(row_tasks, row_chunks, strict=True)
         ]
     )
-    if not with_parts:
+    if not (with_parts or with_total):
         return rows.persist()
+    held = [get(t, 1) for t in tasks] if with_parts else []
+    if with_total:
+        held.append(tree_sum([get(t, 1 + with_parts) for t in tasks]))
     # Unoptimized: fusing the array's graph apart from the parts' would copy the tasks
     # into it, and they would run twice (once for the rows, once for the parts).
-    rows, *held = dask.persist(rows, *[get(t, 1) for t in tasks], optimize_graph=False)
-    return rows, list(dask.compute(*held))
+    rows, *held = dask.persist(rows, *held, optimize_graph=False)
+    computed = list(dask.compute(*held))
+    out = [rows]
+    if with_parts:
+        out.append(computed[: len(tasks)])
+    if with_total:
+        out.append(computed[-1])
+    return tuple(out)

@@ -3,6 +3,7 @@
 from ._chunked import ChunkedClusters
 from ._clusters import Clusters
 from ._kmeans import (
+    CentreIndex,
     centre_sums,
     kmeans_centres,
     kmeans_one_iteration,
@@ -14,6 +15,7 @@ from ._label_passes import mixed_groups
 from ._sums import group_sums, group_totals
 
 __all__ = [
+    "CentreIndex",
     "ChunkedClusters",
     "Clusters",
     "centre_sums",

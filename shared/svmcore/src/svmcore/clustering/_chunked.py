@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -72,6 +74,8 @@ class ChunkedClusters(Clusters):
         self.parent = None
         self._order = None
         self._starts = np.zeros(0, dtype=np.intp)
+        # (key, free, tally) counted by map_codes for the next split_violated.
+        self._tallied: tuple[Any, Any, _Tally] | None = None
 
     @classmethod
     def compacted(cls, label_rows: DaskArray, counts: np.ndarray) -> ChunkedClusters:
@@ -156,11 +160,72 @@ class ChunkedClusters(Clusters):
         violated : ndarray of int64
             The mixed clusters, ascending.
         """
-        counts, seen, low, n_keys = self._tally(key, free)
+        tallied = self._tallied
+        if tallied is not None and tallied[0] is key and tallied[1] is free:
+            tally = tallied[2]  # counted by map_codes in the pass that made the keys
+            counts, seen, low, n_keys = (
+                tally.counts.ravel(),
+                tally.seen.ravel(),
+                tally.low,
+                tally.counts.shape[1],
+            )
+        else:
+            counts, seen, low, n_keys = self._tally(key, free)
         violated = np.flatnonzero(seen.reshape(-1, n_keys).sum(axis=1) > 1).astype(np.int64)
         if violated.size == 0:
             return self, violated
         return self._split_counted(key, counts, violated, low, n_keys), violated
+
+    def map_codes(
+        self,
+        blocks: Any,
+        fn: Callable,
+        *,
+        split_key: Callable,
+        dtype: Any,
+        shared: Sequence = (),
+    ) -> tuple[DaskArray, list, DaskArray, DaskArray | None]:
+        """Map the row chunks to kept per-row codes and count the split by their key at once.
+
+        One task per chunk runs ``fn`` and, on the codes it returns, the (cluster, key)
+        tally that :meth:`split_violated` needs (what it would otherwise read in a map
+        of its own over the labels and keys); the K-sized tallies are added on the
+        workers and kept here for a :meth:`split_violated` of the returned ``key`` and
+        ``free``.
+
+        Parameters
+        ----------
+        blocks : svmcore.chunked.RowBlocks
+            The rows, chunked like the labels.
+        fn : callable
+            ``fn(start, X_i, y_i, w_i, *shared) -> (codes, part)`` per chunk
+            (:meth:`svmcore.chunked.RowBlocks.map`'s arguments).
+        split_key : callable
+            ``split_key(codes) -> (key, free)``: integer keys and a boolean ``free``
+            (or None) of a chunk's codes; applied to the kept codes (a Dask array) too.
+        dtype : dtype
+            Of the codes.
+        shared : sequence, default=()
+            Values every task receives after the chunk's arrays.
+
+        Returns
+        -------
+        codes : dask.array.Array
+            The per-row codes, persisted on the workers.
+        parts : list
+            ``fn``'s parts, in chunk order.
+        key, free : dask.array.Array
+            ``split_key(codes)``, to pass to :meth:`split_violated`.
+        """
+        if tuple(blocks.row_chunks) != self.row_chunks:
+            raise ValueError("blocks must be chunked like the labels.")
+        task = functools.partial(_coded_chunk, fn, split_key, self.n_clusters)
+        codes, parts, tally = blocks.map_kept(
+            task, self.label_rows, dtype=dtype, shared=shared, with_total=True
+        )
+        key, free = split_key(codes)
+        self._tallied = (key, free, tally)
+        return codes, parts, key, free
 
     def split(self, key: Any, clusters: Any = None) -> tuple[Clusters, np.ndarray]:
         """As :meth:`Clusters.split`, with ``key`` a Dask array chunked like the labels."""
@@ -281,6 +346,13 @@ def _chunks_tally(n_clusters, labels, keys, frees):
         key_tally(np.asarray(chunk_labels), _shifted(key, low), n_clusters, n_keys, free, out=table)
     counts, seen = table
     return _Tally(counts.reshape(n_clusters, n_keys), seen.reshape(n_clusters, n_keys), low)
+
+
+def _coded_chunk(fn, split_key, n_clusters, start, X, y, w, labels, *shared):
+    """``fn``'s codes and part of one chunk with the (cluster, key) tally of its codes."""
+    codes, part = fn(start, X, y, w, *shared)
+    key, free = split_key(np.asarray(codes))
+    return codes, part, _chunks_tally(n_clusters, [labels], [key], [free])
 
 
 def _chunk_relabel(labels, key, allowed, lookup, sizes):

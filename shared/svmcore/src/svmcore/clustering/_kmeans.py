@@ -9,9 +9,10 @@ from scipy.spatial import cKDTree
 from ..numba_config import jit, jit_parallel
 from ..typing import ArrayLike, RandomStateLike
 from ..validation import check_float_array, check_positive_int
-from ._strips import nearest_centre_2d
+from ._strips import CentreStrips
 
 __all__ = [
+    "CentreIndex",
     "centre_sums",
     "kmeans_centres",
     "kmeans_one_iteration",
@@ -83,25 +84,75 @@ def _search_left(edges, z):
     return out
 
 
+class CentreIndex:
+    """Centres prepared for nearest-centre queries, built once and reused for many chunks.
+
+    :func:`nearest_centre` and :func:`centre_sums` build one from their centres on every
+    call (sorting them); a caller that assigns many chunks of points to the same centres
+    (a Dask map, 128 chunks per pass) builds it once and passes it in their place. The
+    assignment is the same: brute force's nearest centre (first one on exact ties) by
+    sorted midpoints in 1-d and sorted strips in 2-d; a k-d tree for more than 256
+    centres in 3 to 8 dimensions (an exact tie may then go to either centre).
+
+    Parameters
+    ----------
+    centres : array-like of shape (n_centres,) or (n_centres, n_dims)
+        The centres.
+
+    Attributes
+    ----------
+    centres : ndarray of shape (n_centres, n_dims), float64
+        The centres, C-contiguous.
+
+    Examples
+    --------
+    >>> index = CentreIndex([[0.0], [5.0], [10.0]])
+    >>> nearest_centre([1.0, 6.0, 9.0], index).tolist()
+    [0, 1, 2]
+    """
+
+    def __init__(self, centres: ArrayLike) -> None:
+        centres = np.asarray(centres, dtype=np.float64)
+        self.centres = np.ascontiguousarray(centres.reshape(centres.shape[0], -1))
+        K, p = self.centres.shape
+        self._line = self._strips = None
+        if p == 1:
+            # 1-d: sorted centres split the line at their midpoints, O(n) after an O(K) table.
+            order = np.argsort(self.centres[:, 0], kind="stable")
+            c = self.centres[order, 0]
+            self._line = (order, 0.5 * (c[1:] + c[:-1]))
+        elif K > _TREE_MIN_CENTRES and p == 2:
+            # Many centres in the plane (AID-LAD's (r, y)): sorted strips, exact and
+            # brute force's tie rule, 3-5x faster than the k-d tree below.
+            self._strips = CentreStrips(self.centres)
+
+    def nearest(self, Z: np.ndarray) -> np.ndarray:
+        """Index of the nearest centre of every row of the float64 points ``Z`` (n, n_dims)."""
+        if Z.shape[1] != self.centres.shape[1]:
+            raise ValueError(
+                f"Points have {Z.shape[1]} coordinate(s), the centres {self.centres.shape[1]}."
+            )
+        if self._line is not None:
+            order, mids = self._line
+            return order[_search_left(mids, np.ascontiguousarray(Z[:, 0]))]
+        if self._strips is not None:
+            return self._strips.nearest(Z)
+        if self.centres.shape[0] > _TREE_MIN_CENTRES and Z.shape[1] <= _TREE_MAX_DIMS:
+            # Many centres in few dimensions: a k-d tree over the centres, O(n log K)
+            # instead of O(n K) (exact nearest; an exact distance tie may pick either centre).
+            _, labels = cKDTree(self.centres).query(Z, k=1, workers=-1)
+            return labels.astype(np.int64, copy=False)
+        labels = np.empty(Z.shape[0], dtype=np.int64)
+        _nearest_centre(Z, self.centres, labels)
+        return labels
+
+
+def _index(centres):
+    return centres if isinstance(centres, CentreIndex) else CentreIndex(centres)
+
+
 def _assign(Z, centres):
-    if Z.shape[1] == 1:
-        # 1-d: sorted centres split the line at their midpoints, O(n) after an O(K) table.
-        order = np.argsort(centres[:, 0], kind="stable")
-        c = centres[order, 0]
-        mids = 0.5 * (c[1:] + c[:-1])
-        return order[_search_left(mids, np.ascontiguousarray(Z[:, 0]))]
-    if centres.shape[0] > _TREE_MIN_CENTRES and Z.shape[1] == 2:
-        # Many centres in the plane (AID-LAD's (r, y)): sorted strips, exact and
-        # brute force's tie rule, 3-5x faster than the k-d tree below.
-        return nearest_centre_2d(Z, np.ascontiguousarray(centres))
-    if centres.shape[0] > _TREE_MIN_CENTRES and Z.shape[1] <= _TREE_MAX_DIMS:
-        # Many centres in few dimensions: a k-d tree over the centres, O(n log K)
-        # instead of O(n K) (exact nearest; an exact distance tie may pick either centre).
-        _, labels = cKDTree(centres).query(Z, k=1, workers=-1)
-        return labels.astype(np.int64, copy=False)
-    labels = np.empty(Z.shape[0], dtype=np.int64)
-    _nearest_centre(Z, centres, labels)
-    return labels
+    return _index(centres).nearest(Z)
 
 
 def _label_sums(Z, labels, n_centres):
@@ -273,8 +324,8 @@ def centre_sums(Z: ArrayLike, centres: ArrayLike) -> tuple[np.ndarray, np.ndarra
     ----------
     Z : array-like of shape (n_samples,) or (n_samples, n_dims)
         Points.
-    centres : ndarray of shape (K, n_dims)
-        Current centres.
+    centres : ndarray of shape (K, n_dims) or CentreIndex
+        Current centres, or a :class:`CentreIndex` of them (built once for many calls).
 
     Returns
     -------
@@ -297,8 +348,8 @@ def centre_sums(Z: ArrayLike, centres: ArrayLike) -> tuple[np.ndarray, np.ndarra
     True
     """
     Z = _as_points(Z)
-    centres = np.ascontiguousarray(centres, dtype=np.float64)
-    return _label_sums(Z, _assign(Z, centres), centres.shape[0])
+    index = _index(centres)
+    return _label_sums(Z, index.nearest(Z), index.centres.shape[0])
 
 
 def moved_centres(sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -327,12 +378,12 @@ def nearest_centre(Z: ArrayLike, centres: ArrayLike) -> np.ndarray:
     ----------
     Z : array-like of shape (n_samples,) or (n_samples, n_dims)
         Points.
-    centres : ndarray of shape (K, n_dims)
-        Centres, e.g. from :func:`kmeans_centres`.
+    centres : ndarray of shape (K, n_dims) or CentreIndex
+        Centres, e.g. from :func:`kmeans_centres`, or a :class:`CentreIndex` of them.
 
     Returns
     -------
     ndarray of shape (n_samples,), int64
         Indices into ``centres`` (not compacted: a centre may get no point).
     """
-    return _assign(_as_points(Z), np.ascontiguousarray(centres, dtype=np.float64))
+    return _index(centres).nearest(_as_points(Z))

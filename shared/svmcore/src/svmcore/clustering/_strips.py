@@ -18,7 +18,7 @@ from numba import prange
 
 from ..numba_config import jit, jit_parallel
 
-__all__ = ["nearest_centre_2d"]
+__all__ = ["CentreStrips", "nearest_centre_2d"]
 
 #: Average number of centres per strip is sqrt(_PER_STRIP * K).
 _PER_STRIP = 2.0
@@ -41,43 +41,73 @@ def nearest_centre_2d(Z: np.ndarray, centres: np.ndarray) -> np.ndarray:
     labels : ndarray of shape (n_samples,), int64
         ``argmin_k |Z_i - centres_k|^2`` with the smallest ``k`` among exact ties.
     """
-    K = centres.shape[0]
-    n_strips = max(1, int(np.sqrt(K / _PER_STRIP)))
-    by_x = np.argsort(centres[:, 0], kind="stable")
-    bounds = np.linspace(0, K, n_strips + 1).astype(np.int64)
-    # Strip s holds by_x[bounds[s]:bounds[s+1]], re-sorted by y (ties by index).
-    order = np.empty(K, dtype=np.int64)
-    for s in range(n_strips):
-        members = by_x[bounds[s] : bounds[s + 1]]
-        order[bounds[s] : bounds[s + 1]] = members[np.lexsort((members, centres[members, 1]))]
-    x_lo = centres[by_x[bounds[:-1]], 0]  # smallest x of each strip
-    x_hi = centres[by_x[bounds[1:] - 1], 0]  # largest x of each strip
-    cx = np.ascontiguousarray(centres[order, 0])
-    cy = np.ascontiguousarray(centres[order, 1])
-    x_start = _Starts.of(x_lo, 0, n_strips, "right")
-    y_starts = [_Starts.of(cy, bounds[s], bounds[s + 1], "left") for s in range(n_strips)]
-    y_guess = np.concatenate([g.guess for g in y_starts])
-    y_offset = np.cumsum([0] + [g.guess.size for g in y_starts[:-1]]).astype(np.int64)
-    labels = np.empty(Z.shape[0], dtype=np.int64)
-    _strip_search(
-        Z,
-        cx,
-        cy,
-        order,
-        bounds,
-        x_lo,
-        x_hi,
-        (x_start.low, x_start.scale, x_start.guess),
-        (
-            np.array([g.low for g in y_starts]),
-            np.array([g.scale for g in y_starts]),
-            y_guess,
-            y_offset,
-            np.array([g.guess.size - 1 for g in y_starts], dtype=np.int64),
-        ),
-        labels,
-    )
-    return labels
+    return CentreStrips(centres).nearest(Z)
+
+
+class CentreStrips:
+    """The strips of :func:`nearest_centre_2d` over some centres, built once for many queries.
+
+    Building them sorts the centres (tens of milliseconds for 32,000 centres); a caller
+    that assigns many chunks of points to the same centres (AID-LAD's initial k-means on
+    Dask: 128 chunks per pass) builds them once and ships them with the tasks.
+
+    Parameters
+    ----------
+    centres : ndarray of shape (n_centres, 2), float64, C-contiguous
+        The centres (finite).
+    """
+
+    def __init__(self, centres: np.ndarray) -> None:
+        K = centres.shape[0]
+        n_strips = max(1, int(np.sqrt(K / _PER_STRIP)))
+        by_x = np.argsort(centres[:, 0], kind="stable")
+        bounds = np.linspace(0, K, n_strips + 1).astype(np.int64)
+        # Strip s holds by_x[bounds[s]:bounds[s+1]], re-sorted by y (ties by index).
+        order = np.empty(K, dtype=np.int64)
+        for s in range(n_strips):
+            members = by_x[bounds[s] : bounds[s + 1]]
+            order[bounds[s] : bounds[s + 1]] = members[np.lexsort((members, centres[members, 1]))]
+        x_lo = centres[by_x[bounds[:-1]], 0]  # smallest x of each strip
+        x_hi = centres[by_x[bounds[1:] - 1], 0]  # largest x of each strip
+        cx = np.ascontiguousarray(centres[order, 0])
+        cy = np.ascontiguousarray(centres[order, 1])
+        x_start = _Starts.of(x_lo, 0, n_strips, "right")
+        y_starts = [_Starts.of(cy, bounds[s], bounds[s + 1], "left") for s in range(n_strips)]
+        y_guess = np.concatenate([g.guess for g in y_starts])
+        y_offset = np.cumsum([0] + [g.guess.size for g in y_starts[:-1]]).astype(np.int64)
+        self._args = (
+            cx,
+            cy,
+            order,
+            bounds,
+            x_lo,
+            x_hi,
+            (x_start.low, x_start.scale, x_start.guess),
+            (
+                np.array([g.low for g in y_starts]),
+                np.array([g.scale for g in y_starts]),
+                y_guess,
+                y_offset,
+                np.array([g.guess.size - 1 for g in y_starts], dtype=np.int64),
+            ),
+        )
+
+    def nearest(self, Z: np.ndarray) -> np.ndarray:
+        """Index of the nearest centre of every row of ``Z`` (2 columns), first one on ties.
+
+        Parameters
+        ----------
+        Z : ndarray of shape (n_samples, 2), float64, C-contiguous
+            The points.
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,), int64
+            As :func:`nearest_centre_2d`.
+        """
+        labels = np.empty(Z.shape[0], dtype=np.int64)
+        _strip_search(Z, *self._args, labels)
+        return labels
 
 
 class _Starts:
