@@ -25,6 +25,16 @@ from ._samples import as_samples, total
 
 __all__ = ["fit_row_column"]
 
+#: Fewest samples for which ``interior="auto"`` takes the interior-point start (d > 1).
+#: 1,000 until 2026-11-26; since the start got cheaper (loose early points, HiGHS's warm
+#: basis) it pays from about 250 samples: 19 small sets (7 KEEL sets, Friedman #1-#3)
+#: of 250-900 rows fitted 1.05-10x faster with it, 22 of 99-202 rows from 2.6x slower
+#: to 2.2x faster (package README, "Defaults").
+INTERIOR_MIN_SAMPLES = 250
+#: Fewest samples of a subsample level below a level that takes the interior start: a
+#: smaller level, solved by the simplex alone, cost more than the points it saved.
+INTERIOR_MIN_LEVEL = 1000
+
 
 def _diverse(X, ranked, k, kernel_params, max_similarity=0.9):
     """Up to ``k`` of ``ranked`` (best first), skipping near-copies of those already taken.
@@ -102,8 +112,8 @@ def fit_row_column(
     coefficients and its rows with positive multipliers seed P and R.
     Otherwise P and R start from ``B0`` random samples (both rows each). With
     ``interior="auto"``, a level that takes the interior-point start (below) does not
-    recurse into a subsample under 1,000 samples, which would be solved by the simplex
-    alone: on Friedman #1 N = 2,000 that 500-sample level took 15 warm HiGHS solves
+    recurse into a subsample under ``INTERIOR_MIN_LEVEL`` (1,000) samples: on Friedman #1
+    N = 2,000 a 500-sample level solved by the simplex alone took 15 warm HiGHS solves
     (2,236 pivots, ~0.5 s of a 1.5 s fit) and saved the top level 3 cheap interior
     points of the 13 it takes from ``B0`` random columns (same objective to 2e-14).
 
@@ -119,8 +129,9 @@ def fit_row_column(
     cost (a folded row f no longer justifies returns at the price of a round) outweigh
     HiGHS's memory (digits 0-4/5-9, 1797 x 64, folding every time: 32 s against 20 s).
 
-    With ``interior`` (``"auto"``: d > 1 and N >= 1000) interior-point rounds grow P and R
-    first and guess HiGHS's starting basis (:func:`lpsvr._interior_start.interior_sets`),
+    With ``interior`` (``"auto"``: d > 1 and N >= ``INTERIOR_MIN_SAMPLES``, 250; 1,000
+    before 2026-11-26) interior-point rounds grow P and R first and guess HiGHS's
+    starting basis (:func:`lpsvr._interior_start.interior_sets`),
     each point to a relative gap of ``interior_tol`` (1e-3; 1e-6 before 2026-11-26: about
     a third fewer Newton steps), the basis from one more point of the final sets at
     ``interior_final_tol`` (1e-6); only a start, the exact rounds decide. The rows that
@@ -160,11 +171,12 @@ def fit_row_column(
     # the current solution: the subsample's (alpha = 0 elsewhere) or the zero function
     alpha, b, mu, nu = np.zeros(N), 0.0, np.zeros(N), np.zeros(N)
     recurse = coarsen > 1 and N >= coarsen * min_level
-    if interior == "auto":  # dense LPs: d > 1 (hundreds of nonzero coefficients), N >= 1000
-        interior = N >= 1000 and samples.X[np.zeros(1, dtype=np.intp)].shape[1] > 1
+    if interior == "auto":  # dense LPs: d > 1 (hundreds of nonzero coefficients)
+        d_features = samples.X[np.zeros(1, dtype=np.intp)].shape[1]
+        interior = N >= INTERIOR_MIN_SAMPLES and d_features > 1
         # no subsample level too small for the interior start: its simplex rounds cost
         # more than the interior rounds they save (see the docstring)
-        recurse &= not interior or N // coarsen >= 1000
+        recurse &= not interior or N // coarsen >= INTERIOR_MIN_LEVEL
     if recurse:
         sub = np.sort(rng.choice(N, size=N // coarsen, replace=False))
         coarse = fit_row_column(samples.subset(sub), None, None, random_state=rng, **kw)
