@@ -17,12 +17,12 @@ import tracemalloc
 
 import numpy as np
 import pytest
-from sklearn.datasets import make_moons
+from sklearn.datasets import make_blobs, make_moons
 
 from aesvm import AESVC, clear_representative_cache
 from aid_models import AIDSVC, AIDLADRegressor, AIDS3VMClassifier
 from l2svm_mfn import MFAClassifier, MFNClassifier
-from lpsvr import LPSVR
+from lpsvr import LPSVC, LPSVR
 from svmcore import effective_n_threads
 from svmcore.datasets import make_blob_mixture, make_lad_set_a, make_noisy_sinc
 
@@ -81,6 +81,17 @@ CASES = {
     "LPSVR": (lambda n: make_noisy_sinc(n, random_state=0), _lpsvr, 32 * MB, 160, 5_000),
     # 100 labeled rows, the rest unlabeled (tools/memory.py's case)
     "AIDS3VMClassifier": (_semi, _s3vm, 0, 0, N),
+    # two well-separated 10-d blobs (tools/memory.py's "LPSVC separable"): LPSVR's state
+    # on the +-1 targets. On overlapping classes both the support vectors and the rows
+    # the interior start holds grow with N (its dense |P| x |R| block, about N^1.6):
+    # not linear, not in this test (lpsvr README, "Memory at n = 1,000,000").
+    "LPSVC separable": (
+        lambda n: make_blobs(n, 10, centers=2, cluster_std=1.0, random_state=0),
+        lambda: LPSVC(random_state=0),
+        32 * MB,
+        160,
+        N,  # from about 20,000 rows the pricing fills its kernel block (10.5 MB at 5,000)
+    ),
 }
 
 

@@ -34,6 +34,9 @@ CASES = {
         "LPSVR(random_state=0)",
     ),
     "LPSVC": ("X, y = _blobs(N)", "LPSVC(random_state=0)"),
+    # Two well-separated 10-d Gaussian blobs: few support vectors, unlike _blobs, on
+    # which LPSVC's interior start holds a dense |P| x |R| block growing about as N^1.6.
+    "LPSVC separable": ("X, y = _separable(N)", "LPSVC(random_state=0)"),
     # The default r^0 = 0.01 gives ceil(0.01 n) binaries: the MIQP is not solved to
     # optimality at n >= 100,000, so the run is bounded by time_limit (the fit warns and
     # returns its best solution). The paper's rate for n > 10,000 is 1e-4.
@@ -61,6 +64,10 @@ def _blobs(n):
     from svmcore.datasets import make_blob_mixture
     X, y = make_blob_mixture(n, 10, random_state=0)
     return X, (y > 0).astype(int)
+
+def _separable(n):
+    from sklearn.datasets import make_blobs
+    return make_blobs(n, 10, centers=2, cluster_std=1.0, random_state=0)
 
 def _moons(n):
     from sklearn.datasets import make_moons
