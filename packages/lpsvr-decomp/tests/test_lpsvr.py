@@ -24,7 +24,7 @@ from lpsvr._lp import RowColumnLP, solve_svr_lp
 from lpsvr._row_column import fit_row_column
 from lpsvr._variable_decomposition import fit_lp_svr
 from svmcore.datasets import load_bundled, make_noisy_sinc
-from svmcore.solvers import InfeasibleError, TimeBudget, solve_lp
+from svmcore.solvers import InfeasibleError, LinearProgram, SolverError, TimeBudget, solve_lp
 from svmcore.testing import ticking_clock
 
 KERNELS = {
@@ -229,6 +229,33 @@ def test_row_column_interior_point_start_reaches_full_lp(data, seed):
         X, d, cost, epsilon=0.1, kernel_params=params, n_jobs=1, interior=False, **kw
     )
     assert simplex.objective == pytest.approx(res.objective, rel=1e-9)
+
+
+@pytest.mark.parametrize("interior", [True, False])
+def test_row_column_solves_cold_when_highs_does_not_run(monkeypatch, interior):
+    """A warm solve that HiGHS does not run (status kNotset: a declined start basis, or a
+    re-solve after an infeasible one) is solved again cold, to the same optimum
+    (``RowColumnLP.solve`` for the start basis, ``FoldedRowColumnLP.solve`` for any)."""
+    X, d = make_friedman1(500, noise=0.5, random_state=0)
+    X, d = (X - 0.5) * 2.0, d / 5.0
+    kw = dict(random_state=0, interior=interior)
+    plain = _row_column_at_full_optimum(X, d, "rbf", **kw)
+    solve, calls = LinearProgram.solve, []
+
+    def flaky(self, warm_start=None, *, time_limit=None):
+        calls.append(warm_start is not None)
+        if len(calls) in (1, 3):  # the first solve (the start basis's) and a later one
+            raise SolverError("LP failed with status kNotset", status="kNotset")
+        return solve(self, warm_start, time_limit=time_limit)
+
+    monkeypatch.setattr(LinearProgram, "solve", flaky)
+    cost = np.full(d.size, 2.0)
+    res = fit_row_column(X, d, cost, epsilon=0.1, kernel_params=KERNELS["rbf"][0], n_jobs=1, **kw)
+    assert res.converged
+    assert res.objective == pytest.approx(plain.objective, rel=1e-9)
+    assert len(calls) >= 4  # two failed, each solved again
+    assert calls[0] is interior  # the interior start hands its basis to the first solve
+    assert not calls[1] and not calls[3]  # the retries start cold
 
 
 @pytest.mark.parametrize(
