@@ -227,6 +227,11 @@ def test_key_tally_adds_chunks_into_one_table():
     whole = key_tally(labels, key, 7, 3, free)
     np.testing.assert_array_equal(table[0], whole[0])
     np.testing.assert_array_equal(table[1], whole[1])
+    # int32 counts (a chunk's table in ChunkedClusters.map_codes): the same counts.
+    narrow = key_tally(labels, key, 7, 3, free, out=(np.zeros(21, np.int32), np.zeros(21, bool)))
+    assert narrow[0].dtype == np.int32
+    np.testing.assert_array_equal(narrow[0], whole[0])
+    np.testing.assert_array_equal(narrow[1], whole[1])
     with pytest.raises(ValueError, match="out must be"):
         key_tally(labels, key, 7, 3, out=(np.zeros(20, dtype=np.int64), np.zeros(20, bool)))
 

@@ -25,8 +25,9 @@ class ChunkedClusters(Clusters):
     """:class:`Clusters` with the labels kept as a persisted Dask array on the workers.
 
     The same partition as ``Clusters(labels)`` for the same labels, but a split reads
-    the keys where they live (one map over the row chunks returning K-sized counts, one
-    map writing the new labels next to the old ones) and only K-sized arrays reach the
+    the keys where they live (one map over the row chunks returning K-sized counts, or
+    none when :meth:`map_codes` counted them in the pass that made the keys; one map
+    writing the new labels next to the old ones) and only K-sized arrays reach the
     caller. ``labels`` still works: it gathers the labels (O(n) on the caller), for code
     that needs them all.
 
@@ -316,8 +317,10 @@ class _Tally:
         if other.counts.shape[1] == 0:
             return self
         if self.low == other.low and self.counts.shape == other.counts.shape:
-            # The usual case (every chunk has both keys): no widened copies.
-            return _Tally(self.counts + other.counts, self.seen | other.seen, self.low)
+            # The usual case (every chunk has both keys): no widened copies. A chunk's
+            # counts are int32 (half the bytes to move); their sums int64.
+            counts = np.add(self.counts, other.counts, dtype=np.int64)
+            return _Tally(counts, self.seen | other.seen, self.low)
         low = min(self.low, other.low)
         high = max(self.low + self.counts.shape[1], other.low + other.counts.shape[1])
         (c1, s1), (c2, s2) = self._widened(low, high - low), other._widened(low, high - low)
@@ -338,8 +341,11 @@ def _chunks_tally(n_clusters, labels, keys, frees):
     # a dense (cluster, key) table far larger than the data.
     if n_keys > _MAX_KEYS:
         raise ValueError(f"key spans {n_keys} values; at most {_MAX_KEYS} are supported.")
+    # int32 counts while they fit: a chunk's table is moved and added once per chunk
+    # (K x n_keys of them: 4.2 MB instead of 7.6 MB per 500,000-row chunk at K = 424,126).
+    wide = sum(len(k) for k in keys) >= 2**31
     table = (
-        np.zeros(n_clusters * n_keys, dtype=np.int64),
+        np.zeros(n_clusters * n_keys, dtype=np.int64 if wide else np.int32),
         np.zeros(n_clusters * n_keys, dtype=np.bool_),
     )
     for chunk_labels, key, free in zip(labels, keys, frees, strict=True):

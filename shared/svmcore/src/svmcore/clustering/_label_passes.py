@@ -201,12 +201,13 @@ def key_tally(
     free : ndarray of shape (n_rows,) of bool or None, default=None
         Rows left out of ``seen`` (they count in ``counts``).
     out : tuple of two ndarrays or None, default=None
-        ``(counts, seen)`` of earlier rows (int64 and bool, ``n_groups * n_keys`` each)
-        to add these rows into, in place: one table for several row chunks.
+        ``(counts, seen)`` of earlier rows (int64 or int32, and bool, ``n_groups *
+        n_keys`` each) to add these rows into, in place: one table for several row
+        chunks (int32 counts only for fewer than 2**31 rows in all).
 
     Returns
     -------
-    counts : ndarray of shape (n_groups * n_keys,), int64
+    counts : ndarray of shape (n_groups * n_keys,), int64 (``out``'s type when given)
         Rows of each (group, key) pair (entry ``g * n_keys + k``).
     seen : ndarray of shape (n_groups * n_keys,), bool
         Whether a row not ``free`` has that pair.
@@ -226,11 +227,13 @@ def key_tally(
         counts, seen = out
         if (
             counts.shape != (int(n_groups) * int(n_keys),)
-            or counts.dtype != np.int64
+            or counts.dtype not in (np.int64, np.int32)
             or seen.shape != counts.shape
             or seen.dtype != np.bool_
         ):
-            raise ValueError("out must be (int64 counts, bool seen) of n_groups * n_keys entries.")
+            raise ValueError(
+                "out must be (int64 or int32 counts, bool seen) of n_groups * n_keys entries."
+            )
     use_free = free is not None
     free = np.zeros(1, dtype=np.bool_) if free is None else np.asarray(free, dtype=np.bool_)
     _tally(np.asarray(labels), np.asarray(key), free, int(n_keys), use_free, counts, seen)
