@@ -76,7 +76,7 @@ class ChunkedClusters(Clusters):
         self._order = None
         self._starts = np.zeros(0, dtype=np.intp)
         # (key, free, tally) counted by map_codes for the next split_violated.
-        self._tallied: tuple[Any, Any, _Tally] | None = None
+        self._tallied: tuple[Any, Any, _Tally, DaskArray, Callable] | None = None
 
     @classmethod
     def compacted(cls, label_rows: DaskArray, counts: np.ndarray) -> ChunkedClusters:
@@ -161,9 +161,10 @@ class ChunkedClusters(Clusters):
         violated : ndarray of int64
             The mixed clusters, ascending.
         """
-        tallied = self._tallied
+        tallied, codes = self._tallied, None
         if tallied is not None and tallied[0] is key and tallied[1] is free:
             tally = tallied[2]  # counted by map_codes in the pass that made the keys
+            codes = tallied[3:]
             counts, seen, low, n_keys = (
                 tally.counts.ravel(),
                 tally.seen.ravel(),
@@ -175,7 +176,7 @@ class ChunkedClusters(Clusters):
         violated = np.flatnonzero(seen.reshape(-1, n_keys).sum(axis=1) > 1).astype(np.int64)
         if violated.size == 0:
             return self, violated
-        return self._split_counted(key, counts, violated, low, n_keys), violated
+        return self._split_counted(key, counts, violated, low, n_keys, codes), violated
 
     def map_codes(
         self,
@@ -225,7 +226,7 @@ class ChunkedClusters(Clusters):
             task, self.label_rows, dtype=dtype, shared=shared, with_total=True
         )
         key, free = split_key(codes)
-        self._tallied = (key, free, tally)
+        self._tallied = (key, free, tally, codes, split_key)
         return codes, parts, key, free
 
     def split(self, key: Any, clusters: Any = None) -> tuple[Clusters, np.ndarray]:
@@ -264,8 +265,13 @@ class ChunkedClusters(Clusters):
         tally = tree_sum(tasks).compute()
         return tally.counts.ravel(), tally.seen.ravel(), tally.low, tally.counts.shape[1]
 
-    def _split_counted(self, key, counts, allowed_ids, low, n_keys):
-        """Split the clusters ``allowed_ids`` given the (cluster, key) counts of all rows."""
+    def _split_counted(self, key, counts, allowed_ids, low, n_keys, codes=None):
+        """Split the clusters ``allowed_ids`` given the (cluster, key) counts of all rows.
+
+        ``codes``: ``(codes, split_key)`` of :meth:`map_codes` when ``key`` was made from
+        them; the relabelling then reads the key from the codes in its own task (the
+        key's elementwise tasks would be one more task and result per chunk).
+        """
         K = self.n_clusters
         allowed = np.zeros(K, dtype=bool)
         allowed[allowed_ids] = True
@@ -277,8 +283,12 @@ class ChunkedClusters(Clusters):
         lookup, split, parent = split_lookup(folded > 0, K, n_keys)
         present = np.flatnonzero(folded)
         sizes = np.bincount(lookup[present], weights=folded[present], minlength=parent.size)
+        relabel_chunk = _chunk_relabel
+        if codes is not None:
+            key, split_key = codes
+            relabel_chunk = functools.partial(_chunk_relabel_codes, split_key)
         tasks = map_chunks(
-            _chunk_relabel,
+            relabel_chunk,
             self.label_rows,
             key,
             row_chunks=self.row_chunks,
@@ -364,6 +374,10 @@ def _coded_chunk(fn, split_key, n_clusters, start, X, y, w, labels, *shared):
 def _chunk_relabel(labels, key, allowed, lookup, sizes):
     low, n_keys = sizes
     return relabel(np.asarray(labels), _shifted(key, low), allowed, n_keys, lookup, np.int32)
+
+
+def _chunk_relabel_codes(split_key, labels, codes, allowed, lookup, sizes):
+    return _chunk_relabel(labels, split_key(np.asarray(codes))[0], allowed, lookup, sizes)
 
 
 def _shifted(key, low):
