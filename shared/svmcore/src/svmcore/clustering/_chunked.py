@@ -165,6 +165,7 @@ class ChunkedClusters(Clusters):
         if tallied is not None and tallied[0] is key and tallied[1] is free:
             tally = tallied[2]  # counted by map_codes in the pass that made the keys
             codes = tallied[3:]
+            self._tallied = None  # used once: a K-sized table AID would otherwise keep
             counts, seen, low, n_keys = (
                 tally.counts.ravel(),
                 tally.seen.ravel(),

@@ -115,7 +115,7 @@ class CentreIndex:
         centres = np.asarray(centres, dtype=np.float64)
         self.centres = np.ascontiguousarray(centres.reshape(centres.shape[0], -1))
         K, p = self.centres.shape
-        self._line = self._strips = None
+        self._line = self._strips = self._tree = None
         if p == 1:
             # 1-d: sorted centres split the line at their midpoints, O(n) after an O(K) table.
             order = np.argsort(self.centres[:, 0], kind="stable")
@@ -125,6 +125,10 @@ class CentreIndex:
             # Many centres in the plane (AID-LAD's (r, y)): sorted strips, exact and
             # brute force's tie rule, 3-5x faster than the k-d tree below.
             self._strips = CentreStrips(self.centres)
+        elif K > _TREE_MIN_CENTRES and p <= _TREE_MAX_DIMS:
+            # Many centres in few dimensions: a k-d tree over the centres, O(n log K)
+            # instead of O(n K) (exact nearest; an exact distance tie may pick either centre).
+            self._tree = cKDTree(self.centres)
 
     def nearest(self, Z: np.ndarray) -> np.ndarray:
         """Index of the nearest centre of every row of the float64 points ``Z`` (n, n_dims)."""
@@ -137,10 +141,8 @@ class CentreIndex:
             return order[_search_left(mids, np.ascontiguousarray(Z[:, 0]))]
         if self._strips is not None:
             return self._strips.nearest(Z)
-        if self.centres.shape[0] > _TREE_MIN_CENTRES and Z.shape[1] <= _TREE_MAX_DIMS:
-            # Many centres in few dimensions: a k-d tree over the centres, O(n log K)
-            # instead of O(n K) (exact nearest; an exact distance tie may pick either centre).
-            _, labels = cKDTree(self.centres).query(Z, k=1, workers=-1)
+        if self._tree is not None:
+            _, labels = self._tree.query(Z, k=1, workers=-1)
             return labels.astype(np.int64, copy=False)
         labels = np.empty(Z.shape[0], dtype=np.int64)
         _nearest_centre(Z, self.centres, labels)
