@@ -148,12 +148,14 @@ def cached_representatives(X, y, sample_weight, params, *, reuse, skip, n_jobs, 
     seconds : float
         Time spent in DeriveRS.
     """
+    if skip:
+        # never cached (nothing to save): no digest of X, 0.12 ms of a 2 ms fit of
+        # breast_cancer's 426 rows
+        return _every_row(X, sample_weight), False, 0.0
     key = RepresentativeCache.key(X, y, sample_weight, params) if reuse else None
     cached = CACHE.get(key) if key is not None else None
     if cached is not None:
         return cached, True, 0.0
-    if skip:
-        return _every_row(X, sample_weight), False, 0.0
     start = time.perf_counter()
     # Only the indices and betas are kept: no Gamma (O(N) entries) to build and drop.
     rs = derive_rs(
