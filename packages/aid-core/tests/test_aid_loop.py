@@ -1,5 +1,7 @@
+import gc
 import math
 import sys
+import weakref
 
 import numpy as np
 import pytest
@@ -385,3 +387,33 @@ def test_certificate_tolerance_is_scaled_by_the_objective():
     # A real decrease is flagged, and so is a bound above E^t.
     assert "decreased below" in _certificate_problem(-1.0, 100.0, 0.0, 1e-7)
     assert "exceeds E^t" in _certificate_problem(101.0, 100.0, 0.0, 1e-7)
+
+
+class _KeyWatcher(MedianProblem):
+    """The toy model, noting at each aggregation how many evaluations' keys are alive."""
+
+    def __init__(self):
+        super().__init__()
+        self.keys, self.alive = [], []
+
+    def aggregate(self, data, clusters):
+        gc.collect()
+        self.alive.append(sum(ref() is not None for ref in self.keys))
+        return super().aggregate(data, clusters)
+
+    def evaluate(self, data, clusters, solution):
+        evaluation = super().evaluate(data, clusters, solution)
+        self.keys.append(weakref.ref(evaluation.key))
+        return evaluation
+
+
+def test_the_loop_lets_go_of_each_evaluations_per_row_key_after_its_split():
+    # On Dask the key and free are codes persisted on the workers: held through the next
+    # aggregation (by the best iterate or the loop) they took a byte a row of its memory.
+    X, y, _ = _data(n=2001)
+    problem = _KeyWatcher()
+    res = run_aid(problem, as_data_source(X, y), gap_tol=0.0, random_state=0)
+    assert res.stop_reason == "optimal" and res.n_iter >= 3
+    assert problem.alive == [0] * res.n_iter
+    assert res.evaluation.key is None and res.evaluation.free is None
+    assert res.evaluation.objective == min(res.history.column("E"))

@@ -51,7 +51,9 @@ class AIDResult:
         At ``stop_reason == "optimal"`` the final, provably optimal solution; otherwise
         the solution with the smallest E^t seen (E_best).
     evaluation : Evaluation
-        ``solution`` evaluated on the original data.
+        ``solution`` evaluated on the original data: E^t, score and extras; its per-row
+        ``key`` and ``free`` are None (they served that iteration's split, and the run
+        lets go of them once it is done: see :func:`run_aid`).
     clusters : object
         The clusters ``solution`` was computed on.
     history : AIDHistory
@@ -286,6 +288,12 @@ def run_aid(
                 stop_reason = "time_limit"
             if stop_reason is not None:
                 break
+            # An evaluation's per-row key and free serve its own split only. On Dask they
+            # are codes persisted on the workers (a byte a row: 32 MB per worker of two at
+            # 64M rows) that the best iterate and this loop would otherwise hold through
+            # the next aggregation, the pass with the largest tables.
+            best = (best[0], _without_rows(best[1]), best[2])
+            del evaluation
             # The optimality condition held on a solve looser than gap_tol (the
             # partition is unchanged): solve it again, tighter, before claiming it.
             resolve = n_split == 0
@@ -297,6 +305,7 @@ def run_aid(
     # max_iter >= 1: the loop ran, kept a best solution and set a stop reason
     assert best is not None and stop_reason is not None
     solution, evaluation, final_clusters = best
+    evaluation = _without_rows(evaluation)
     show.remark(f"AID stopped: {stop_reason} after {len(history)} iterations, gap {gap:.3e}.")
     return AIDResult(
         solution=solution,
@@ -309,6 +318,11 @@ def run_aid(
         gap=float(gap),
         init_time=init_time,
     )
+
+
+def _without_rows(evaluation):
+    """``evaluation`` without its per-row ``key`` and ``free`` (None): E^t and the rest."""
+    return dataclasses.replace(evaluation, key=None, free=None)
 
 
 def _optimality_test(problem, gap_tol):
