@@ -8,8 +8,10 @@ one plain ``X.sum(axis=0).compute()`` pass over the same chunks, the median of t
 (``ratio`` = fit time / (passes x plain pass); issue 18's target is <= 3). The value
 column gives the passes (chunk reads / chunks, counted by the reader in every worker,
 whichever task reads a chunk), seconds per plain pass, the peak RSS of each worker
-during the fit (VmHWM, reset after an untimed warm-up fit), the driver's RSS growth
-during the fit, and the in-memory fit's time where the data fit in memory.
+during the fit (VmHWM, reset after an untimed warm-up fit), how many workers the nanny
+restarted during the fit (a restarted worker's peak and reads start afresh), the
+driver's RSS growth during the fit, and the in-memory fit's time where the data fit in
+memory.
 
 Sizes: quick (n = 1M and 4M, in memory too; a few minutes) and full (adds the
 out-of-core set: 64M x 10 float64 rows, 5.6 GB on disk against 2 x 640 MiB of worker
@@ -166,14 +168,18 @@ def _reads(client, X):
 def _fit(client, make, X, y, warm):
     make().fit(*warm)  # imports and Numba's cache loads on the workers, untimed
     client.run(_reset_peak)
+    pids = set(client.run(os.getpid).values())
     reads = _reads(client, X)
     with _DriverPeak() as driver:
         start = time.perf_counter()
         est = make().fit(X, y)
         elapsed = time.perf_counter() - start
+    # A worker the nanny restarted (over 95 % of its limit) is a new process: its reads
+    # and peak start afresh, so the row says how many there were.
+    restarts = len(set(client.run(os.getpid).values()) - pids)
     passes = (_reads(client, X) - reads) / X.numblocks[0]
     peaks = client.run(_worker_peak_mb)
-    return est, elapsed, passes, max(peaks.values()), driver.growth_mb
+    return est, elapsed, passes, max(peaks.values()), driver.growth_mb, restarts
 
 
 def _plain_pass(client, X, repeat=3):
@@ -191,13 +197,18 @@ def _index(path):
     return int(path.stem)
 
 
+def _aid_result(est):
+    """AID's answer in full: a change of the partition or of the summation shows here."""
+    return f"K={est.n_clusters_:,}, {est.n_iter_} it, E={est.objective_!r}"
+
+
 def _estimators():
     from aesvm import AESVC
     from aid_models import AIDSVC, AIDLADRegressor
 
     cases = [
-        ("AIDLADRegressor()", "lad", AIDLADRegressor, lambda e: f"E={e.objective_:.6g}"),
-        ("AIDSVC()", "svc", AIDSVC, lambda e: f"E={e.objective_:.6g}"),
+        ("AIDLADRegressor()", "lad", AIDLADRegressor, _aid_result),
+        ("AIDSVC()", "svc", AIDSVC, _aid_result),
         ("AESVC()", "moons", AESVC, lambda e: f"M={e.n_representatives_}"),
     ]
     return [case for case in cases if not ONLY or case[2].__name__ in ONLY]
@@ -233,7 +244,7 @@ def scale_out(size):
             for n in SIZES[size]:
                 X, y = _stored(kind, n)
                 floor = _plain_pass(client, X)
-                est, t, passes, worker_mb, driver_mb = _fit(client, make, X, y, warm)
+                est, t, passes, worker_mb, driver_mb, restarts = _fit(client, make, X, y, warm)
                 gb = (X.nbytes + y.nbytes) / 1e9
                 mem = "-"
                 if n <= IN_MEMORY_MAX_N:
@@ -248,6 +259,7 @@ def scale_out(size):
                     (
                         f"{passes:.1f} passes, plain pass {floor:.2f} s, worker peak "
                         f"{worker_mb:.0f} MB (limit {MEMORY_LIMIT_BYTES / 2**20:.0f}), "
+                        f"worker restarts {restarts}, "
                         f"driver +{driver_mb:.0f} MB, {describe(est)}, {mem}"
                     ),
                 )
