@@ -1,5 +1,7 @@
 """svmcore.chunked: chunk reads run inside the tasks that use them; folded reductions."""
 
+import time
+
 import dask
 import dask.array as da
 import distributed
@@ -89,3 +91,28 @@ def test_folded_reduction_adds_the_same_chunks(tmp_path, monkeypatch):
             np.testing.assert_array_equal(total, X.sum(axis=0))
             assert none is None and starts == sum(range(0, 24, 2))
             assert rough.reduce(sums, part_bytes=part_bytes)[0].tobytes() == tree.tobytes()
+
+
+def test_compute_each_returns_results_in_order_and_leaves_nothing_on_the_workers(stack):
+    from svmcore.chunked import compute_each
+
+    X, dX = stack
+    tasks = map_chunks(lambda x: np.asarray(x).sum(axis=0), dX, row_chunks=(3,) * 4)
+    expected = [X[i : i + 3].sum(axis=0).tolist() for i in range(0, 12, 3)]
+    with dask.config.set(scheduler="sync"):
+        assert [p.tolist() for p in compute_each(tasks)] == expected
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster),
+    ):
+        assert [p.tolist() for p in compute_each(tasks)] == expected
+        # Each result was released once gathered (the release reaches the workers
+        # asynchronously): nothing is left in their memory.
+        for _ in range(100):
+            held = sum(len(w.data) for w in cluster.workers.values())
+            if not held:
+                break
+            time.sleep(0.05)
+        assert held == 0

@@ -13,7 +13,7 @@ import functools
 
 import numpy as np
 
-from svmcore.chunked import add_parts, map_chunks, tree_sum
+from svmcore.chunked import add_parts, compute_each, map_chunks, tree_sum
 from svmcore.clustering import ChunkedClusters, kmeans_centres, nearest_centre
 
 __all__ = ["chunked_duals", "chunked_initial_clusters", "hyperplane_scores"]
@@ -108,9 +108,8 @@ def chunked_duals(data, clusters, alpha_k):
         row_chunks=chunks,
         shared=(alpha_k, W),
     )
-    import dask
-
-    parts = dask.compute(*tasks)
+    # Each chunk's support rows and duals leave its worker as soon as they are made.
+    parts = compute_each(tasks)
     support = np.concatenate([p[0] + start for p, start in zip(parts, rows.starts, strict=False)])
     dual = np.concatenate([p[1] for p in parts])
     return support, dual, float(sum(p[2] for p in parts))

@@ -11,6 +11,7 @@ input without importing Dask.
 from ._blocks import (
     RowBlocks,
     add_parts,
+    compute_each,
     distinct,
     fold_count,
     gather_vector,
@@ -28,6 +29,7 @@ __all__ = [
     "check_dask_data",
     "chunk_parts",
     "chunk_task",
+    "compute_each",
     "distinct",
     "fold_count",
     "gather_vector",
