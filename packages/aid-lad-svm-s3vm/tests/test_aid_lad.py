@@ -195,6 +195,19 @@ def test_sparse_and_float32_input():
     assert _objective(f32, X32.astype(np.float64), y) == pytest.approx(ref32, rel=1e-6)
 
 
+@pytest.mark.parametrize("max_columns", [2048, 3])
+def test_sparse_aggregated_lps_go_to_the_interior_point_up_to_its_width(monkeypatch, max_columns):
+    # CSR designs up to FN_SPARSE_MAX_COLUMNS columns (intercept included) take the
+    # Frisch-Newton interior point, wider ones HiGHS; both reach the optimum.
+    monkeypatch.setattr(lad_module, "FN_SPARSE_MAX_COLUMNS", max_columns)
+    X, y = make_lad_set_a(1500, 5, random_state=8)
+    X[np.abs(X) < 0.8] = 0.0
+    est = AIDLADRegressor(gap_tol=0.0, random_state=2).fit(sp.csr_matrix(X), y)
+    backends = {record["backend"] for record in est.history_}
+    assert backends == ({"frisch-newton"} if max_columns > 5 else {"highs-ipm"})
+    assert _objective(est, X, y) == pytest.approx(_qr_objective(X, y, True), rel=1e-6)
+
+
 def test_integer_sample_weight_equals_repeated_rows():
     X, y = make_lad_set_a(600, 3, random_state=7)
     w = np.random.default_rng(0).integers(0, 4, size=len(y)).astype(float)

@@ -51,7 +51,18 @@ from ._lad_chunked import chunked_initial_clusters, lad_points, residual_block
 from ._lad_ipm import lad_interior_point
 from ._lad_lp import _certified_bound, _with_intercept, lad_lp, lad_lp_sifting, split_basis
 
+#: Widest sparse design (columns, intercept included) the Frisch-Newton interior point
+#: takes: its p x p normal matrix is dense (32 MB at 2,048); wider sparse designs go to
+#: HiGHS. On CSR text of 1,000 words the aggregated LPs took HiGHS's IPM 8-31 s each
+#: and the interior point under a second (package README, "Sparse data").
+FN_SPARSE_MAX_COLUMNS = 2048
+
 __all__ = ["AIDLADRegressor", "auto_lad_rate"]
+
+
+def _fn_takes(X):
+    """Whether the Frisch-Newton interior point solves an LP of design ``X``."""
+    return not sp.issparse(X) or X.shape[1] <= FN_SPARSE_MAX_COLUMNS
 
 
 class _LADProblem(AIDProblem):
@@ -96,7 +107,7 @@ class _LADProblem(AIDProblem):
         est = self.est
         X0 = _with_intercept(sample.X, est.fit_intercept)
         beta = None
-        if self.lp_method == "fn" and not sp.issparse(X0):
+        if self.lp_method == "fn" and _fn_takes(X0):
             beta, _, _, info = lad_interior_point(X0, sample.y, sample.sample_weight)
             if info["status"] != "optimal":
                 beta = None
@@ -125,7 +136,7 @@ class _LADProblem(AIDProblem):
             parent = _parent_clusters(lineage, old_token, y.size)
             basis = None if parent is None else split_basis(old_result, parent)
         method = self.lp_method
-        if method == "fn" and not sp.issparse(X) and attempt == 0:
+        if method == "fn" and _fn_takes(X) and attempt == 0:
             beta, primal, dual, info = lad_interior_point(X, y, w)
             if info["status"] == "optimal":
                 note = f"Frisch-Newton IPM {info['n_iter']} it, LP gap {info['gap']:.1e}"
@@ -137,8 +148,8 @@ class _LADProblem(AIDProblem):
                     backend="frisch-newton",
                 )
         if method == "fn":
-            # Sparse aggregated data, an IPM that did not converge, or a retry after a
-            # failed certificate: HiGHS's exact LP (by sifting when dense).
+            # Wide sparse aggregated data, an IPM that did not converge, or a retry
+            # after a failed certificate: HiGHS's exact LP (by sifting when dense).
             method = "sift"
         if method == "sift" and not sp.issparse(X):
             beta0 = self.pilot if previous is None else previous.params
@@ -238,8 +249,10 @@ class AIDLADRegressor(RegressorMixin, BaseEstimator):
     lp_method : {"auto", "fn", "sift", "warm", "ipm", "simplex", "choose"}, default="auto"
         Solver of the aggregated dual LP. "fn" (= "auto"): the paper's choice, a
         Frisch-Newton primal-dual interior point (:func:`lad_interior_point`, NumPy and
-        BLAS) on dense aggregated data; HiGHS by sifting when the data are
-        sparse, the interior point does not converge, or a certificate check fails.
+        BLAS) on dense aggregated data and on sparse data of at most 2,048 columns
+        (``FN_SPARSE_MAX_COLUMNS``; the normal matrix is dense p x p); HiGHS by
+        sifting when the data are wider and sparse, the interior point does not
+        converge, or a certificate check fails.
         HiGHS methods: "sift": exact sifting (:func:`lad_lp_sifting`) from the previous
         iterate, IPM on the working set; "warm": IPM for the first LP, then the simplex
         method started from the previous optimal basis mapped to the split clusters
