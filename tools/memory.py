@@ -3,8 +3,10 @@
 Each estimator runs in a fresh interpreter: the data are generated, one small fit warms
 the Numba cache, then ``fit`` runs on the full data. The report gives the size of X, the
 process's resident memory before the fit (interpreter, libraries, data) and the growth of
-its peak during the fit (Linux: the peak is reset through ``/proc/self/clear_refs`` just
-before ``fit`` and read as ``VmHWM`` after it).
+its peak during the fit (Linux: the heap's free pages are returned with ``malloc_trim``
+and the peak is reset through ``/proc/self/clear_refs`` just before ``fit``, then read as
+``VmHWM`` after it; without the trim a fit could grow into pages the data's generation
+had freed and show no growth: CSR text at n = 100,000, 0 MB).
 
     python tools/memory.py [--n 1000000] [--only NAME ...]
 """
@@ -22,13 +24,20 @@ CASES = {
         "from svmcore.datasets import make_lad_set_a; X, y = make_lad_set_a(N, 10, random_state=0)",
         "AIDLADRegressor(random_state=0)",
     ),
+    "AIDLADRegressor CSR": ("X, y = _text_regression(N)", "AIDLADRegressor(random_state=0)"),
     "AIDSVC": ("X, y = _blobs(N)", "AIDSVC(random_state=0)"),
     "AIDSVC CSR": ("X, y = _text(N)", "AIDSVC(random_state=0)"),
     "AESVC": ("X, y = _moons(N)", "AESVC()"),
+    # DeriveRS does not reduce this text (every row is kept: fallback), so the fit is
+    # SVC's on all rows (hours at 1e6); libsvm is capped at 2,000 iterations (the fit
+    # warns), which leaves its memory (its copy of X and the kernel cache) measured.
+    "AESVC CSR": ("X, y = _text(N)", "AESVC(max_iter=2000)"),
     "MFNClassifier": ("X, y = _blobs(N)", "MFNClassifier()"),
     "MFNClassifier CSR": ("X, y = _text(N)", "MFNClassifier()"),
     "TSVMClassifier": ("X, y = _semi(N)", "TSVMClassifier()"),
     "MFAClassifier": ("X, y = _semi(N)", "MFAClassifier(max_outer=3)"),
+    "TSVMClassifier CSR": ("X, y = _semi_text(N)", "TSVMClassifier()"),
+    "MFAClassifier CSR": ("X, y = _semi_text(N)", "MFAClassifier(max_outer=3)"),
     "LPSVR": (
         "from svmcore.datasets import make_noisy_sinc; X, y = make_noisy_sinc(N, random_state=0)",
         "LPSVR(random_state=0)",
@@ -78,6 +87,19 @@ def _text(n):
     X, y = make_sparse_text(n, 20000, nnz_per_row=30, random_state=0)
     return X, (y > 0).astype(int)
 
+def _text_regression(n):
+    # 1,000 words: LAD's LP has a column per feature
+    from svmcore.datasets import make_sparse_text
+    X, _ = make_sparse_text(n, 1000, nnz_per_row=30, random_state=0)
+    rng = np.random.default_rng(0)
+    return X, X @ rng.normal(size=X.shape[1]) + rng.laplace(size=n)
+
+def _semi_text(n):
+    X, y = _text(n)
+    y = y + 1
+    y[100:] = -1
+    return X, y
+
 def _semi(n):
     X, y = _blobs(n)
     y = y + 1  # classes 1/2: -1 marks the unlabeled rows unambiguously
@@ -98,6 +120,11 @@ def _status(key):
             if line.startswith(key + ":"):
                 return int(line.split()[1]) / 1024  # kB -> MB
 
+import ctypes, gc
+gc.collect()
+# return the heap pages freed by the data's generation and the warm-up to the system,
+# so that the fit's growth is not hidden in them (CSR text at n = 100,000: 0 MB without)
+ctypes.CDLL("libc.so.6").malloc_trim(0)
 with open("/proc/self/clear_refs", "w") as fh:
     fh.write("5")  # reset the peak (VmHWM) to the current resident size
 before = _status("VmRSS")
