@@ -230,6 +230,15 @@ def lad_suite(size):
     suite.append(
         _split("Student-t(2) noise", X, y, "dense-high", "report", stratify=False, test_size=test)
     )
+    # sparse text: the topic model's tf rows (1,000 words), a linear target and
+    # Student-t(2) noise
+    X, _ = _bag_of_words(n + test, 1_000, SEED)
+    y = X @ rng.normal(size=1_000) + 0.1 * rng.standard_t(2, size=n + test)
+    suite.append(
+        _split(
+            "text (topics) 1,000 words", X, y, "sparse", "report", stratify=False, test_size=test
+        )
+    )
     return suite
 
 
