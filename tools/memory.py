@@ -36,8 +36,8 @@ CASES = {
     "MFNClassifier CSR": ("X, y = _text(N)", "MFNClassifier()"),
     "TSVMClassifier": ("X, y = _semi(N)", "TSVMClassifier()"),
     "MFAClassifier": ("X, y = _semi(N)", "MFAClassifier(max_outer=3)"),
-    "TSVMClassifier CSR": ("X, y = _semi_text(N)", "TSVMClassifier()"),
-    "MFAClassifier CSR": ("X, y = _semi_text(N)", "MFAClassifier(max_outer=3)"),
+    "TSVMClassifier CSR": ("X, y = _semi(N, _text)", "TSVMClassifier()"),
+    "MFAClassifier CSR": ("X, y = _semi(N, _text)", "MFAClassifier(max_outer=3)"),
     "LPSVR": (
         "from svmcore.datasets import make_noisy_sinc; X, y = make_noisy_sinc(N, random_state=0)",
         "LPSVR(random_state=0)",
@@ -94,14 +94,8 @@ def _text_regression(n):
     rng = np.random.default_rng(0)
     return X, X @ rng.normal(size=X.shape[1]) + rng.laplace(size=n)
 
-def _semi_text(n):
-    X, y = _text(n)
-    y = y + 1
-    y[100:] = -1
-    return X, y
-
-def _semi(n):
-    X, y = _blobs(n)
+def _semi(n, data=_blobs):
+    X, y = data(n)
     y = y + 1  # classes 1/2: -1 marks the unlabeled rows unambiguously
     y[100:] = -1
     return X, y
