@@ -6,6 +6,8 @@ plain NumPy fitted attributes. A worker killed mid-fit: integration_tests/test_d
 """
 
 import pickle
+import subprocess
+import sys
 
 import dask.array as da
 import distributed
@@ -219,3 +221,49 @@ def test_lad_labels_stay_on_the_workers_and_equal_the_in_memory_partitions(lp_me
         np.testing.assert_array_equal(z.sizes, x.sizes)
     if lp_method == "warm":
         assert all("(warm)" in r["note"] for r in list(b.history_)[1:])
+
+
+#: The modules whose functions AIDLADRegressor's and AIDSVC's Dask paths send to the
+#: workers as tasks (and the packages above them, which Python imports first).
+TASK_MODULES = (
+    "aid_models._codes",
+    "aid_models._lad_chunked",
+    "aid_models._svc_chunked",
+    "aid_models._svc_scale",
+    "aid_core",
+    "svmcore.chunked",
+    "svmcore.clustering",
+    "svmcore.kernels",
+)
+
+
+def test_task_modules_do_not_import_scikit_learn():
+    """A worker unpickling a task imports the task's module: scikit-learn (and pandas,
+    about 68 MB per worker) must not come with it (issue 18)."""
+    code = (
+        "import importlib, sys\n"
+        f"for name in {TASK_MODULES!r}:\n"
+        "    importlib.import_module(name)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'pandas')))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip() == "[]"
+
+
+def test_workers_do_not_import_scikit_learn(cluster):
+    """After a Dask fit of each AID estimator the workers have run its tasks but not
+    imported scikit-learn: no task, nor anything pickled with one, comes from a module
+    that imports it."""
+    X, y = _lad_data(3000)
+    Xs, ys = _svc_data(3000, 4, seed=2)
+    with distributed.Client(cluster) as client:
+        AIDLADRegressor(random_state=0).fit(da.from_array(X, chunks=(1000, 4)), y)
+        AIDSVC(random_state=0).fit(da.from_array(Xs, chunks=(1000, 4)), ys)
+        imported = client.run(
+            lambda: sorted(m for m in sys.modules if m.split(".")[0] in ("aid_models", "sklearn"))
+        )
+    assert len(imported) == 2
+    for mods in imported.values():
+        assert {"aid_models._lad_chunked", "aid_models._svc_chunked"} <= set(mods)
+        assert not [m for m in mods if m.startswith("sklearn")], mods

@@ -35,17 +35,12 @@ from svmcore.validation import (
 
 from ._common import dask_input, lazy_predict, run_estimator_aid, store_run
 from ._svc_auto import auto_solver
-from ._svc_chunked import chunked_duals
+from ._svc_chunked import chunked_duals, signed_targets
 from ._svc_full_dcd import _fit_full
 from ._svc_problem import _SVCProblem
 from ._svc_scale import scale_cause
 
 __all__ = ["AIDSVC"]
-
-
-def _signed(y, positive, dtype=np.float64):
-    """``+1`` where ``y`` is the positive class, ``-1`` elsewhere."""
-    return np.where(y == positive, 1, -1).astype(dtype)
 
 
 def _binary_classes(classes):
@@ -317,7 +312,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         check_magnitude(X, "X", "AIDSVC")
         check_classification_targets(y)
         self.classes_ = _binary_classes(class_labels(y))
-        y_signed = _signed(y, self.classes_[1])
+        y_signed = signed_targets(y, self.classes_[1])
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         keep = sw > 0
         if keep.all():
@@ -338,7 +333,7 @@ class AIDSVC(ClassifierMixin, BaseEstimator):
         self.classes_ = _binary_classes(classes)
         # +-1 as one byte per row kept on the workers (lineage: y's chunks): every pass
         # reads the targets, which otherwise meant reading and mapping y's chunk again.
-        y_signed = y.map_blocks(_signed, self.classes_[1], np.int8, dtype=np.int8).persist()
+        y_signed = y.map_blocks(signed_targets, self.classes_[1], np.int8, dtype=np.int8).persist()
         if keep is not None and distinct(y_signed).size != 2:
             raise ValueError("Both classes need samples with positive sample_weight.")
         return X, None, None, keep, DaskSource(X, y_signed, sw)

@@ -16,7 +16,15 @@ import numpy as np
 from svmcore.chunked import add_parts, compute_each, map_chunks, tree_sum
 from svmcore.clustering import ChunkedClusters, kmeans_centres, nearest_centre
 
-__all__ = ["chunked_duals", "chunked_initial_clusters", "hyperplane_scores"]
+from ._codes import margin_codes
+
+__all__ = [
+    "chunked_duals",
+    "chunked_initial_clusters",
+    "hyperplane_scores",
+    "margin_block",
+    "signed_targets",
+]
 
 #: The two classes in the order their clusters are numbered (class -1 first).
 CLASSES = (-1.0, 1.0)
@@ -27,6 +35,18 @@ def hyperplane_scores(X, coef, intercept):
     if coef is None:
         return np.zeros(X.shape[0])
     return X @ coef + intercept
+
+
+def signed_targets(y, positive, dtype=np.float64):
+    """``+1`` where ``y`` is the positive class, ``-1`` elsewhere."""
+    return np.where(y == positive, 1, -1).astype(dtype)
+
+
+def margin_block(block, w, b):
+    """A block's one-byte margin codes and its shares of the hinge loss and of the count
+    of rows classified correctly (the codes are kept where they are made on a Dask worker)."""
+    code, hinge, correct = margin_codes(np.asarray(block.X @ w).ravel() + b, block.y, block.weights)
+    return code, (hinge, correct)
 
 
 def chunked_initial_clusters(data, coef, intercept, k0):

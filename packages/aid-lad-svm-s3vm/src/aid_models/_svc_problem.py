@@ -38,7 +38,7 @@ from svmcore.solvers import (
 from ._codes import margin_codes
 from ._common import initial_cluster_count, sample_rows
 from ._svc_bound import aggregated_dual_bound
-from ._svc_chunked import chunked_initial_clusters, hyperplane_scores
+from ._svc_chunked import chunked_initial_clusters, hyperplane_scores, margin_block
 
 __all__: list[str] = []
 
@@ -468,7 +468,7 @@ class _SVCProblem(AIDProblem):
             # Per block two partial sums travel back; the one-byte codes stay where they
             # are made (on a Dask worker, for the split that reads them there).
             key, free, parts = data.map_codes(
-                functools.partial(_block_codes, w=p["w"], b=p["b"]), clusters
+                functools.partial(margin_block, w=p["w"], b=p["b"]), clusters
             )
             norm2 = float(p["w"] @ p["w"])
         hinge = sum(h for h, _ in parts)
@@ -479,11 +479,6 @@ class _SVCProblem(AIDProblem):
             free=free,
             score=float(correct) / data.n_samples,
         )
-
-
-def _block_codes(blk, w, b):
-    code, hinge, correct = margin_codes(np.asarray(blk.X @ w).ravel() + b, blk.y, blk.weights)
-    return code, (hinge, correct)
 
 
 def _gap(res):

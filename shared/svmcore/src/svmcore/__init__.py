@@ -34,6 +34,9 @@ cli
 docstrings
     ``fill_doc``: one text for a docstring paragraph that several estimators share,
     put in where a line ``%(name)s`` names it.
+lazy
+    ``lazy_exports``: a package's public names imported from their modules on first
+    use, so that Dask workers importing the package for a task import no scikit-learn.
 numba_config
     The Numba decorators (``jit``, ``jit_parallel``, ``jit_scalar``) and fast-math flags
     every jitted kernel of the monorepo is compiled with.

@@ -1,6 +1,9 @@
 """Input validation: the scikit-learn boundary, argument checks, ``random_state`` handling,
 semi-supervised labels."""
 
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_exports
 from ._checks import check_float_array, check_indices, check_positive_int, check_real
 from ._magnitude import (
     HARD_MARGIN_SCALE,
@@ -11,17 +14,41 @@ from ._magnitude import (
 )
 from ._random import check_generator, check_seed
 from ._semi import UNLABELED, from_svmlin_labels, split_semi_supervised, unlabeled_mask
-from ._sklearn import (
-    Hidden,
-    Interval,
-    Options,
-    StrOptions,
-    check_classification_targets,
-    check_is_fitted,
-    check_sample_weight,
-    class_labels,
-    fit_context,
-    validate_data,
+
+if TYPE_CHECKING:
+    from ._sklearn import (
+        Hidden,
+        Interval,
+        Options,
+        StrOptions,
+        check_classification_targets,
+        check_is_fitted,
+        check_sample_weight,
+        class_labels,
+        fit_context,
+        validate_data,
+    )
+
+# The scikit-learn boundary is imported on first use: the argument checks above are what
+# the per-chunk tasks on Dask workers need, and importing scikit-learn there would add
+# it and pandas (about 68 MB) to every worker (svmcore.lazy).
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    dict.fromkeys(
+        [
+            "Hidden",
+            "Interval",
+            "Options",
+            "StrOptions",
+            "check_classification_targets",
+            "check_is_fitted",
+            "check_sample_weight",
+            "class_labels",
+            "fit_context",
+            "validate_data",
+        ],
+        "._sklearn",
+    ),
 )
 
 __all__ = [

@@ -8,7 +8,6 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils.extmath import row_norms
 
 from ..numba_config import jit_strict
 from ..typing import ArrayLike, MatrixLike
@@ -135,6 +134,10 @@ def hard_margin_scale(
     """
     if X.shape[0] == 0:
         return 0.0
+    # Imported here, not with the module: the module's checks run in tasks on Dask
+    # workers, which should not import scikit-learn (and pandas with it) for them.
+    from sklearn.utils.extmath import row_norms
+
     # scikit-learn's row_norms sums the squares row by row, without squaring X (or its
     # stored values) in a copy; CSR stays sparse, centred through ||x||^2 - 2 x.c + c.c
     if sp.issparse(X):

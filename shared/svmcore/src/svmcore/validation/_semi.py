@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..typing import ArrayLike
-from ._sklearn import check_classification_targets
 
 __all__ = ["UNLABELED", "from_svmlin_labels", "split_semi_supervised", "unlabeled_mask"]
 
@@ -166,6 +165,10 @@ def split_semi_supervised(
     >>> classes.tolist(), ys.tolist(), unl.tolist()
     ([-1, 1], [1, -1, 0, 1], [False, False, True, False])
     """
+    # Imported here: the package's other checks run in tasks on Dask workers, which should
+    # not import scikit-learn (and pandas with it) for them (svmcore.lazy).
+    from ._sklearn import check_classification_targets
+
     unlabeled = unlabeled_mask(y, unlabeled_value)
     y = np.asarray(y)
     check_classification_targets(y)
