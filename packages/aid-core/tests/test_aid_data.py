@@ -66,6 +66,16 @@ def test_blocks_cover_rows_in_order_and_take():
     np.testing.assert_array_equal(csr.X.toarray(), X[[0, 9]])
 
 
+def test_one_block_source_passes_sparse_x_itself():
+    # SciPy's X[0:n] copies a CSR matrix: every pass of a fit held a second X.
+    X = sp.random(50, 7, density=0.3, format="csr", random_state=0)
+    (block,) = ArraySource(X, np.ones(50)).blocks()
+    assert block.X is X
+    parts = list(ArraySource(X, np.ones(50), block_size=20).blocks())
+    assert [b.X.shape[0] for b in parts] == [20, 20, 10]
+    assert (sp.vstack([b.X for b in parts]) != X).nnz == 0
+
+
 def test_block_rows_gathers_positions_within_the_block():
     X = np.arange(12.0).reshape(6, 2)
     y, w = np.arange(6.0), np.linspace(0.5, 1.0, 6)

@@ -390,16 +390,21 @@ def test_certificate_tolerance_is_scaled_by_the_objective():
 
 
 class _KeyWatcher(MedianProblem):
-    """The toy model, noting at each aggregation how many evaluations' keys are alive."""
+    """The toy model, noting at each aggregation how many evaluations' keys and
+    aggregated problems are alive."""
 
     def __init__(self):
         super().__init__()
         self.keys, self.alive = [], []
+        self.problems, self.problems_alive = [], []
 
     def aggregate(self, data, clusters):
         gc.collect()
         self.alive.append(sum(ref() is not None for ref in self.keys))
-        return super().aggregate(data, clusters)
+        self.problems_alive.append(sum(ref() is not None for ref in self.problems))
+        aggregated = super().aggregate(data, clusters)
+        self.problems.extend(weakref.ref(part) for part in aggregated if part is not None)
+        return aggregated
 
     def evaluate(self, data, clusters, solution):
         evaluation = super().evaluate(data, clusters, solution)
@@ -407,7 +412,7 @@ class _KeyWatcher(MedianProblem):
         return evaluation
 
 
-def test_the_loop_lets_go_of_each_evaluations_per_row_key_after_its_split():
+def test_the_loop_lets_go_of_each_evaluations_key_and_aggregated_problem_when_done():
     # On Dask the key and free are codes persisted on the workers: held through the next
     # aggregation (by the best iterate or the loop) they took a byte a row of its memory.
     X, y, _ = _data(n=2001)
@@ -415,5 +420,8 @@ def test_the_loop_lets_go_of_each_evaluations_per_row_key_after_its_split():
     res = run_aid(problem, as_data_source(X, y), gap_tol=0.0, random_state=0)
     assert res.stop_reason == "optimal" and res.n_iter >= 3
     assert problem.alive == [0] * res.n_iter
+    # Nor is the last aggregated problem held while the next one is made (on sparse
+    # data it is the size of X late in a fit).
+    assert problem.problems_alive == [0] * res.n_iter
     assert res.evaluation.key is None and res.evaluation.free is None
     assert res.evaluation.objective == min(res.history.column("E"))

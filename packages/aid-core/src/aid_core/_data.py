@@ -297,8 +297,12 @@ class ArraySource(DataSource):
         step = n if self.block_size is None else self.block_size
         for start in range(0, max(n, 1), max(step, 1)):
             stop = min(start + step, n)
-            # np.asarray turns a memmap slice into a plain in-memory block.
-            X = self.X[start:stop] if sp.issparse(self.X) else np.asarray(self.X[start:stop])
+            if not sp.issparse(self.X):
+                # np.asarray turns a memmap slice into a plain in-memory block.
+                X = np.asarray(self.X[start:stop])
+            else:
+                # SciPy's row slice copies: not all of X for the one-block source.
+                X = self.X if stop - start == n else self.X[start:stop]
             y = None if self.y is None else np.asarray(self.y[start:stop])
             w = None if self.sample_weight is None else np.asarray(self.sample_weight[start:stop])
             yield Block(start, X, y, w)

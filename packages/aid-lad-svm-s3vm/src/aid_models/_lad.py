@@ -27,7 +27,7 @@ from aid_core import (
 )
 from svmcore.chunked import is_dask_collection
 from svmcore.clustering import Clusters, kmeans_one_iteration, kmeans_seed_rows
-from svmcore.linalg import column_power_of_two_scaling
+from svmcore.linalg import column_power_of_two_scaling, scaled_rows
 from svmcore.typing import ArrayLike, DaskArray, MatrixLike, RandomStateLike
 from svmcore.validation import (
     Interval,
@@ -121,9 +121,8 @@ class _LADProblem(AIDProblem):
     def aggregate(self, data, clusters):
         # Zero-weight samples are dropped in fit, so every cluster has w_sum > 0.
         X_sum, y_sum, w_sum = self.sums(data, clusters)
-        inv = sp.diags(1.0 / w_sum)
-        X_mean = (inv @ X_sum).tocsr() if sp.issparse(X_sum) else X_sum / w_sum[:, None]
-        X = _with_intercept(X_mean, self.est.fit_intercept)
+        # The means with the intercept's column in one new array (X_sum is the cache's).
+        X = scaled_rows(X_sum, 1.0 / w_sum, append_ones=self.est.fit_intercept)
         # The lineage maps a previous LP basis to this partition's clusters (K-sized,
         # where per-row labels would be n-sized and live on Dask workers).
         return X, y_sum / w_sum, w_sum, (clusters.token, clusters.parent_token, clusters.parent)

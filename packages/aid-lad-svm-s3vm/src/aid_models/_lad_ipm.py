@@ -20,6 +20,7 @@ import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
 
+from svmcore.linalg import weighted_gram
 from svmcore.typing import ArrayLike, MatrixLike
 
 __all__ = ["lad_interior_point"]
@@ -38,15 +39,12 @@ def _max_step(v, dv):
 def _balanced(X, e, rtol=1e-9):
     """Whether ``X^T e = 0`` holds to ``rtol`` relative to ``|X|^T |e|`` (per entry max)."""
     violation = float(np.max(np.abs(X.T @ e), initial=0.0))
-    size = float(np.max(abs(X).T @ np.abs(e), initial=0.0))
+    if sp.issparse(X):  # |X| sharing X's indices: a copy of the values only
+        X = sp.csr_matrix((np.abs(X.data), X.indices, X.indptr), shape=X.shape, copy=False)
+    else:
+        X = np.abs(X)
+    size = float(np.max(X.T @ np.abs(e), initial=0.0))
     return violation <= rtol * max(size, 1e-300)
-
-
-def _normal_matrix(X, theta):
-    if sp.issparse(X):
-        return (X.T @ sp.diags(theta) @ X).toarray()
-    Xs = X * np.sqrt(theta)[:, None]
-    return Xs.T @ Xs
 
 
 def _cholesky(M):
@@ -105,7 +103,7 @@ def lad_interior_point(
         X = np.asarray(X, dtype=np.float64)
     # Start: e = 0 (primal feasible, strictly inside the box), beta the weighted least
     # squares fit, z - v = -r split so that both are positive (dual feasible).
-    chol = _cholesky(_normal_matrix(X, w))
+    chol = _cholesky(weighted_gram(X, w))
     beta = la.cho_solve(chol, X.T @ (w * y), check_finite=False)
     r = y - X @ beta
     shift = max(float(np.mean(np.abs(r))), 1e-12 * (1.0 + float(np.max(np.abs(y)))))
@@ -116,7 +114,7 @@ def lad_interior_point(
     # Gaps are relative to the objective, floored at 1e-4 of the objective at beta = 0
     # so that an exact fit (optimum 0) converges too.
     floor = max(1e-4 * float(w @ np.abs(y)), 1e-300)
-    theta = w  # the factor in chol is always that of _normal_matrix(X, theta)
+    theta = w  # the factor in chol is always that of weighted_gram(X, theta)
     while True:
         s1, s2 = w + e, w - e
         rd = y - X @ beta + z - v  # dual residual (0 up to round-off)
@@ -131,7 +129,7 @@ def lad_interior_point(
             break
         n_iter += 1
         theta = 1.0 / (z / s1 + v / s2)
-        chol = _cholesky(_normal_matrix(X, theta))
+        chol = _cholesky(weighted_gram(X, theta))
 
         def direction(c1, c2, theta=theta, chol=chol, s1=s1, s2=s2, rd=rd, rp=rp, z=z, v=v):
             q = rd + c1 / s1 - c2 / s2

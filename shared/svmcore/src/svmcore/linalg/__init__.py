@@ -9,11 +9,14 @@
   :func:`kth_smallest_inplace` is the jitted one for Numba callers.
 - :func:`matvec_rows`, :func:`rmatvec_rows`, :class:`RowProducts`: Numba products
   ``X_J v`` and ``X_J^T u`` for dense and CSR ``X`` without copying ``X_J``.
+- :func:`weighted_gram`: ``X^T diag(w) X`` without a scaled copy of ``X``;
+  :func:`scaled_rows` the copy ``diag(s) X`` (with an intercept column) in one array.
 - :func:`power_of_two_scaling`: exact rescaling of data whose scale would overflow;
   :func:`column_power_of_two_scaling` the same column by column (unregularized models).
 """
 
 from ._cgls import CGLSResult, cgls, jacobi_preconditioner
+from ._gram import scaled_rows, weighted_gram
 from ._line_search import line_search
 from ._mfn_step import MFNStep, mfn_step, mfn_step_is_serial, squared_hinge_value
 from ._products import RowProducts, matvec_rows, rmatvec_rows
@@ -35,6 +38,8 @@ __all__ = [
     "mfn_step_is_serial",
     "power_of_two_scaling",
     "rmatvec_rows",
+    "scaled_rows",
     "select",
     "squared_hinge_value",
+    "weighted_gram",
 ]
