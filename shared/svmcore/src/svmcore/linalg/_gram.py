@@ -26,8 +26,9 @@ _DENSE_CHUNK_ROWS = 4096
 
 @jit
 def _csr_weighted_gram(data, indices, indptr, weights, out):
-    # The upper triangle, from every pair of a row's stored entries once; a pair of
-    # duplicate entries of one column (non-canonical CSR) counts twice, as in (a + b)^2.
+    # The upper triangle, from every pair of a row's stored entries once (a pair of
+    # duplicate entries of one column, in non-canonical CSR, counts twice, as in
+    # (a + b)^2), then mirrored.
     for k in range(indptr.size - 1):
         wk = weights[k]
         if wk == 0.0:
@@ -45,6 +46,9 @@ def _csr_weighted_gram(data, indices, indptr, weights, out):
                     out[j, i] += v
                 else:
                     out[i, i] += 2.0 * v
+    for i in range(out.shape[0]):  # the lower triangle, in place
+        for j in range(i):
+            out[i, j] = out[j, i]
 
 
 @jit
@@ -101,8 +105,6 @@ def weighted_gram(X: MatrixLike, weights: ArrayLike) -> np.ndarray:
         X = sp.csr_matrix(X)
         out = np.zeros((p, p))
         _csr_weighted_gram(X.data, X.indices, X.indptr, w, out)
-        upper = np.triu(out, 1)
-        out += upper.T
         return out
     X = np.asarray(X)
     root = np.sqrt(w)
