@@ -16,7 +16,6 @@ import scipy.sparse as sp
 
 from ..typing import ArrayLike, MatrixLike
 from ..validation import check_real
-from ._errors import raise_for_status
 from ._highs_loader import _import_highspy
 from ._lp_input import (
     _check_bounds,
@@ -30,6 +29,7 @@ from ._lp_input import (
     _to_highs_inf,
 )
 from ._lp_result import LPBasis, LPResult, read_result
+from ._status import raise_for_status
 
 __all__ = ["LinearProgram"]
 
