@@ -17,6 +17,7 @@ import aesvm._dask
 from aesvm import AESVC, derive_rs
 from svmcore.chunked import is_dask_collection
 from svmcore.kernels import resolve_gamma
+from svmcore.testing import modules_imported_by
 
 PAPER = {"epsilon": 1e-3, "fallback_fraction": None, "reuse_representatives": False}
 SMALL = {"group_size": 50, "subset_size": 200}
@@ -247,3 +248,39 @@ def test_numpy_fit_imports_no_dask():
         "AESVC().fit(X, y).predict(X); assert 'dask' not in sys.modules, 'dask imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+#: The modules whose functions AESVC's Dask fit sends to the workers as tasks (and the
+#: packages above them, which Python imports first).
+TASK_MODULES = ("aesvm._chunks", "svmcore.chunked", "svmcore.kernels")
+
+
+def test_task_modules_do_not_import_scikit_learn():
+    """A worker unpickling a task imports the task's module: scikit-learn (and pandas,
+    about 68 MB per worker) must not come with it (issue 18)."""
+    assert modules_imported_by(TASK_MODULES) == []
+
+
+def test_workers_do_not_import_scikit_learn():
+    """After AESVC's Dask fits (DeriveRS per chunk, gamma="scale" and epsilon="auto"
+    passes) the workers have run its tasks but imported no scikit-learn: no task, nor
+    anything pickled with one, comes from a module that imports it."""
+    import distributed
+
+    X, y = moons(900)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        AESVC(**PAPER, **SMALL, random_state=0).fit(chunked(X, 300), chunked(y, 300))
+        poly = {**PAPER, "epsilon": "auto", "kernel": "poly"}
+        AESVC(**poly, **SMALL, random_state=0).fit(chunked(X, 300), chunked(y, 300))
+        imported = client.run(
+            lambda: sorted(m for m in sys.modules if m.split(".")[0] in ("aesvm", "sklearn"))
+        )
+    assert len(imported) == 2
+    for mods in imported.values():
+        assert "aesvm._chunks" in mods
+        assert not [m for m in mods if m.startswith("sklearn")], mods

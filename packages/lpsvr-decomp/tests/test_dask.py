@@ -14,6 +14,7 @@ import lpsvr._dask
 from lpsvr import LPSVR
 from svmcore.chunked import is_dask_collection
 from svmcore.datasets import make_noisy_sinc
+from svmcore.testing import modules_imported_by
 
 #: The LP objectives agree far inside HiGHS's tolerances (1e-7): the iterates are the
 #: same; only sums over chunks are added in another order, and gamma="scale" comes
@@ -193,3 +194,46 @@ def test_numpy_fit_imports_no_dask():
         "LPSVR().fit(X, y).predict(X); assert 'dask' not in sys.modules, 'dask imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+#: The modules whose functions LPSVR's Dask fits send to the workers as tasks (and the
+#: packages above them, which Python imports first).
+TASK_MODULES = (
+    "lpsvr._dask",
+    "lpsvr._interior_start",
+    "lpsvr._passes",
+    "lpsvr._result",
+    "lpsvr._samples",
+    "svmcore.chunked",
+    "svmcore.kernels",
+)
+
+
+def test_task_modules_do_not_import_scikit_learn():
+    """A worker unpickling a task imports the task's module: scikit-learn (and pandas,
+    about 68 MB per worker) must not come with it (issue 18)."""
+    assert modules_imported_by(TASK_MODULES) == []
+
+
+@pytest.mark.parametrize("decomposition", ["row_column", "variables"])
+def test_workers_do_not_import_scikit_learn(decomposition):
+    """After an LPSVR Dask fit the workers have run its passes but imported no
+    scikit-learn: no task, nor anything pickled with one, comes from a module that
+    imports it."""
+    import distributed
+
+    X, y = make_noisy_sinc(1500, noise=0.1, random_state=3)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        LPSVR(decomposition=decomposition, random_state=0).fit(chunked(X, 500), chunked(y, 500))
+        imported = client.run(
+            lambda: sorted(m for m in sys.modules if m.split(".")[0] in ("lpsvr", "sklearn"))
+        )
+    assert len(imported) == 2
+    for mods in imported.values():
+        assert "lpsvr._dask" in mods
+        assert not [m for m in mods if m.startswith("sklearn")], mods

@@ -22,10 +22,10 @@ from svmcore.chunked import (
     is_dask_collection,
     map_predict,
 )
-from svmcore.kernels import kernel_diag, working_dtype
 from svmcore.validation import check_classification_targets, check_is_fitted
 
-from ._derive import derive_rs, every_row
+from ._chunks import chunk_diag_sum, chunk_representatives, chunk_sums
+from ._derive import derive_rs
 from ._representative_svm import fit_on_representatives
 
 __all__ = ["MERGE_MIN_REPRESENTATIVES", "fit_dask", "lazy_on_dask"]
@@ -62,7 +62,7 @@ def fit_dask(est, X, y, sample_weight):
     params = est._derive_params()
     start = time.perf_counter()
     task = functools.partial(
-        _chunk_representatives,
+        chunk_representatives,
         est.classes_,
         params,
         est.n_jobs,
@@ -97,28 +97,6 @@ def _merge_level(est, params, X_rep, rep, labels, beta):
     return X_rep[rs.indices], rep[rs.indices], rs.labels, rs.beta
 
 
-def _chunk_representatives(classes, params, n_jobs, derive, start, X, y, w):
-    """DeriveRS on one row chunk (on a worker).
-
-    Returns the representatives' rows of ``X``, their global row numbers, labels (indices
-    into ``classes``) and betas, and whether every row of the chunk was kept (DeriveRS
-    not run, or stopped by its ``abort_fraction`` probe).
-    """
-    y = np.searchsorted(classes, np.asarray(y))
-    kernel = {key: params[key] for key in ("kernel", "gamma", "degree", "coef0")}
-    X = X.astype(working_dtype(X, **kernel), copy=False)  # as AESVC.fit does
-    rs = None
-    if derive and X.shape[0]:
-        # Every chunk starts from random_state's own state (a private copy: the threads
-        # of one worker must not share a generator).
-        mine = {**params, "random_state": copy.deepcopy(params["random_state"])}
-        rs = derive_rs(X, y, sample_weight=w, n_jobs=n_jobs, bookkeeping=False, **mine)
-    if rs is None:
-        rep, beta = every_row(X.shape[0], w)
-        return X, start + rep, y, beta, True
-    return X[rs.indices], start + rs.indices, rs.labels, rs.beta, False
-
-
 def _gamma(est, X, blocks):
     """The numeric kernel coefficient; ``"scale"`` costs one pass (``X.var()``)."""
     if est.kernel == "linear":
@@ -128,7 +106,7 @@ def _gamma(est, X, blocks):
     if est.gamma != "scale":
         return float(est.gamma)
     if sp.issparse(X._meta):  # E[x^2] - E[x]^2, as svmcore.kernels.resolve_gamma does
-        total, squares = blocks.reduce(_sums)
+        total, squares = blocks.reduce(chunk_sums)
         size = X.shape[0] * X.shape[1]
         var = squares / size - (total / size) ** 2
     else:
@@ -138,20 +116,12 @@ def _gamma(est, X, blocks):
     return 1.0 / (X.shape[1] * var) if var > 0.0 else 1.0
 
 
-def _sums(start, X, y, w):
-    return np.array([X.sum(), X.multiply(X).sum()], dtype=np.float64)
-
-
 def _mean_diag(est, blocks):
     """Mean of k(x, x) over the rows: one pass, none for ``rbf`` (k(x, x) = 1)."""
     if est.kernel == "rbf":
         return 1.0
-    task = functools.partial(_diag_sum, est._kernel_params())
+    task = functools.partial(chunk_diag_sum, est._kernel_params())
     return blocks.reduce(task) / blocks.n_samples
-
-
-def _diag_sum(kernel_params, start, X, y, w):
-    return float(np.sum(kernel_diag(X, **kernel_params)))
 
 
 def lazy_on_dask(method: _Method) -> _Method:

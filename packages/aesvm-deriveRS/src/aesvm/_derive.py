@@ -16,7 +16,6 @@ from svmcore.validation import (
     check_generator,
     check_positive_int,
     check_real,
-    check_sample_weight,
 )
 
 from . import _derive_ae
@@ -265,7 +264,13 @@ def derive_rs(
     kernel, gamma, degree, coef0 = check_kernel_params(kernel, gamma, degree, coef0)
     kp = {"kernel": kernel, "gamma": gamma, "degree": degree, "coef0": coef0}
     # Unit weights stay None: the betas take each group's ones (no N-sized array).
-    sw = None if sample_weight is None else check_sample_weight(sample_weight, X, dtype=np.float64)
+    sw = None
+    if sample_weight is not None:
+        # Imported here: derive_rs runs in tasks on Dask workers, and check_sample_weight
+        # imports scikit-learn (and pandas with it), which unweighted fits never need.
+        from svmcore.validation import check_sample_weight
+
+        sw = check_sample_weight(sample_weight, X, dtype=np.float64)
     rng = None if random_state is None else check_generator(random_state)
 
     with numba_threads(n_jobs):

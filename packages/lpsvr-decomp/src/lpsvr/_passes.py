@@ -1,8 +1,11 @@
-"""The passes of "row_column" over all N samples: outputs, the primal check, the pricing.
+"""The passes over all N samples: outputs, the primal check, the pricing of "row_column",
+and the KKT check of "variables" (Algorithm 2, step 3).
 
 Each is a function of one block of samples (:mod:`lpsvr._samples`) returning small results
 the caller merges: the violated tube constraints by side, the folded rows f no longer
-justifies (:mod:`lpsvr._folding`), the best-priced columns and ``g = K beta``.
+justifies (:mod:`lpsvr._folding`), the best-priced columns and ``g = K beta``, the KKT
+violators outside the working set. On a Dask array they run as tasks on the workers,
+so this module imports neither the LP (HiGHS) nor scikit-learn.
 """
 
 from functools import partial
@@ -13,7 +16,7 @@ from svmcore.kernels import KernelSum, kernel_matvec
 
 from ._samples import merge_top, top_of_block
 
-__all__ = ["Outputs", "full_pricing", "price", "primal_block"]
+__all__ = ["Outputs", "check_block", "full_pricing", "price", "primal_block"]
 
 
 class Outputs:
@@ -137,3 +140,24 @@ def full_pricing(samples, state, beta, in_cols, tol, k, kernel_params, n_jobs):
         sel = ~in_cols[unsure] & (viol > tol)
         tops.append((unsure[sel], viol[sel]))
     return (g_all, err_all, beta), merge_top(tops, k)[0]
+
+
+def check_block(outputs, epsilon, tol, k, keep, start, X, d, cost, in_B):
+    """Step 3 of Algorithm 2 on one block: the KKT violators outside B and the block's worst ``k``.
+
+    ``outputs`` gives f and g from the working set's coefficients; ``keep``: return f and
+    g too (samples in memory, where they make the final result without another pass).
+    """
+    f, g = outputs(X)
+    xi = np.maximum(np.abs(d - f) - epsilon, 0.0)
+    violation = np.maximum(cost * xi, np.abs(g) - 1.0)
+    violation[in_B] = 0.0
+    violators = np.flatnonzero((violation > tol) & ((xi > tol) | (np.abs(g) - 1.0 > tol)))
+    return {
+        "n": violators.size,
+        "max": float(violation.max(initial=0.0)),
+        "xi_cost": cost @ xi,
+        "top": top_of_block(start, violators, violation, k),
+        "f": f if keep else None,
+        "g": g if keep else None,
+    }

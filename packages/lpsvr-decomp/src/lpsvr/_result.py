@@ -11,15 +11,95 @@ from functools import partial
 
 import numpy as np
 
-from ._lp import combine_kkt, kkt_parts
 from ._samples import Expansion
 
-__all__ = ["FitResult"]
+# The KKT helpers live here, not with the LP (lpsvr._lp): the checks run in tasks on
+# Dask workers, and the LP's module imports svmcore's HiGHS wrapper and scikit-learn
+# (and pandas with it) with it.
+__all__ = ["FitResult", "combine_kkt", "kkt_parts", "kkt_residuals"]
 
 # Zero tests on HiGHS vertex solutions (crossover gives exact zeros for
 # nonbasic variables; these only absorb round-off).
 _ZERO_ALPHA = 1e-12
 _ZERO_DUAL = 1e-9
+
+
+def kkt_residuals(f, g, d, alpha, mu, nu, cost, epsilon):
+    """KKT residuals (6a)-(6d) of the corrected full LP at a candidate solution.
+
+    Parameters
+    ----------
+    f : ndarray of shape (N,)
+        Model outputs ``f(x_j) = sum_i alpha_i k(x_j, x_i) + b``.
+    g : ndarray of shape (N,)
+        ``sum_i k(x_j, x_i) (mu_i - nu_i)``.
+    d : ndarray of shape (N,)
+        Targets.
+    alpha, mu, nu : ndarray of shape (N,)
+        Coefficients and row multipliers (zero where not in the working set).
+    cost : ndarray of shape (N,)
+        ``2 C s_j``.
+    epsilon : float
+
+    Returns
+    -------
+    dict
+        ``primal`` (row infeasibility, 0 here since xi is reconstructed),
+        ``dual`` (largest violation of dual feasibility), ``complementarity``
+        (largest ``z_i s_i``) and ``objective``.
+    """
+    return combine_kkt([kkt_parts(f, g, d, alpha, mu, nu, cost, epsilon)])
+
+
+def kkt_parts(f, g, d, alpha, mu, nu, cost, epsilon):
+    """The maxima and sums of :func:`kkt_residuals` on one block of samples.
+
+    :func:`combine_kkt` joins the parts of the blocks (row chunks of a Dask array); on
+    one block holding every sample the two give :func:`kkt_residuals`.
+    """
+    r = d - f
+    xi = np.maximum(np.abs(r) - epsilon, 0.0)
+    u = epsilon - r + xi  # surplus of row 1
+    v = epsilon + r + xi  # surplus of row 2
+    s_plus = 1.0 - g  # dual slack of alpha+
+    s_minus = 1.0 + g  # dual slack of alpha-
+    s_xi = cost - mu - nu
+    dual = max(
+        float(np.max(-s_plus, initial=0.0)),
+        float(np.max(-s_minus, initial=0.0)),
+        float(np.max(-s_xi, initial=0.0)),
+        float(np.max(-mu, initial=0.0)),
+        float(np.max(-nu, initial=0.0)),
+    )
+    a_plus = np.maximum(alpha, 0.0)
+    a_minus = np.maximum(-alpha, 0.0)
+    comp = max(
+        float(np.max(np.abs(a_plus * s_plus), initial=0.0)),
+        float(np.max(np.abs(a_minus * s_minus), initial=0.0)),
+        float(np.max(np.abs(xi * s_xi), initial=0.0)),
+        float(np.max(np.abs(u * mu), initial=0.0)),
+        float(np.max(np.abs(v * nu), initial=0.0)),
+    )
+    primal = float(max(np.max(-u, initial=0.0), np.max(-v, initial=0.0)))
+    return {
+        "primal": primal,
+        "dual": dual,
+        "complementarity": comp,
+        "beta_sum": float(np.sum(mu - nu)),
+        "alpha_l1": np.abs(alpha).sum(),
+        "xi_cost": cost @ xi,
+    }
+
+
+def combine_kkt(parts):
+    """:func:`kkt_residuals` from the :func:`kkt_parts` of blocks that cover every sample."""
+    beta_sum = sum(p["beta_sum"] for p in parts)
+    return {
+        "primal": max(p["primal"] for p in parts),
+        "dual": max(max(p["dual"] for p in parts), abs(beta_sum)),
+        "complementarity": max(p["complementarity"] for p in parts),
+        "objective": float(sum(p["alpha_l1"] for p in parts) + sum(p["xi_cost"] for p in parts)),
+    }
 
 
 @dataclass

@@ -26,9 +26,10 @@ from svmcore.solvers import TimeBudget
 
 from ._constraint_decomposition import constraint_decomposition
 from ._lp import WorkingSetLP, solve_svr_lp
+from ._passes import check_block
 from ._result import _ZERO_ALPHA, _ZERO_DUAL, _result, _result_at
 from ._row_column import fit_row_column
-from ._samples import Expansion, as_samples, merge_top, top_of_block, total
+from ._samples import Expansion, as_samples, merge_top, total
 
 __all__ = ["fit_lp_svr"]
 
@@ -172,9 +173,7 @@ def fit_lp_svr(
         active = (mu + nu) > _ZERO_DUAL
         outputs = Expansion(X_B, sol.alpha, sol.mu - sol.nu, sol.b, kernel_params, n_jobs)
         k_max = _log_size(B.size) if n_add is None else n_add
-        parts = samples.map(
-            partial(_check_block, outputs, epsilon, tol, k_max, samples.local), in_B
-        )
+        parts = samples.map(partial(check_block, outputs, epsilon, tol, k_max, samples.local), in_B)
         if samples.local:
             f, g = parts[0]["f"], parts[0]["g"]
         n_violators = total(parts, "n")
@@ -245,27 +244,6 @@ def fit_lp_svr(
         history=history,
         block_objectives=block_objectives,
     )
-
-
-def _check_block(outputs, epsilon, tol, k, keep, start, X, d, cost, in_B):
-    """Step 3 on one block of samples: the KKT violators outside B and the block's worst ``k``.
-
-    ``outputs`` gives f and g from the working set's coefficients; ``keep``: return f and
-    g too (samples in memory, where they make the final result without another pass).
-    """
-    f, g = outputs(X)
-    xi = np.maximum(np.abs(d - f) - epsilon, 0.0)
-    violation = np.maximum(cost * xi, np.abs(g) - 1.0)
-    violation[in_B] = 0.0
-    violators = np.flatnonzero((violation > tol) & ((xi > tol) | (np.abs(g) - 1.0 > tol)))
-    return {
-        "n": violators.size,
-        "max": float(violation.max(initial=0.0)),
-        "xi_cost": cost @ xi,
-        "top": top_of_block(start, violators, violation, k),
-        "f": f if keep else None,
-        "g": g if keep else None,
-    }
 
 
 def _record(it, size, sub_objective, objective, n_violators, max_violation, n_permanent, t):

@@ -3,6 +3,9 @@
 - :func:`ticking_clock`: a clock that advances a fixed step at every reading, so tests of
   ``time_limit`` stop fits at the same point on any machine (pass it where an estimator
   reads its clock, e.g. :class:`svmcore.solvers.TimeBudget`).
+- :func:`modules_imported_by`: the modules of given packages (scikit-learn, pandas) that
+  importing some modules brings in, in a fresh interpreter: what a Dask worker imports
+  to unpickle the tasks of those modules (issue 18).
 - :mod:`svmcore.testing.hostile`: hypothesis strategies for valid but hostile training
   data (issue 19): extreme and mixed feature scales, constant and duplicated columns,
   duplicated rows, separable data with a huge ``C``, heavy imbalance, a single positive,
@@ -15,9 +18,56 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
 
-__all__ = ["ticking_clock"]
+__all__ = ["modules_imported_by", "ticking_clock"]
+
+
+def modules_imported_by(
+    modules: Sequence[str], packages: Sequence[str] = ("sklearn", "pandas")
+) -> list[str]:
+    """The modules of ``packages`` that importing ``modules`` imports, in a fresh interpreter.
+
+    A Dask worker unpickling a task imports the task function's module and the packages
+    above it; a test that this imports no scikit-learn (and no pandas, which scikit-learn
+    imports) must start from an interpreter that has imported nothing yet.
+
+    Parameters
+    ----------
+    modules : sequence of str
+        Module names, imported in this order.
+    packages : sequence of str, default=("sklearn", "pandas")
+        Top-level package names to look for.
+
+    Returns
+    -------
+    imported : list of str
+        The sorted names of the modules of ``packages`` in ``sys.modules`` afterwards.
+
+    Raises
+    ------
+    RuntimeError
+        If an import fails (the child's error output is in the message).
+
+    Examples
+    --------
+    >>> modules_imported_by(["fractions"], packages=["fractions", "decimal"])
+    ['decimal', 'fractions']
+    """
+    code = (
+        "import importlib, json, sys\n"
+        f"for name in {list(modules)!r}:\n"
+        "    importlib.import_module(name)\n"
+        f"top = {tuple(packages)!r}\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in top)))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if proc.returncode:
+        raise RuntimeError(f"importing {list(modules)} failed:\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout)
 
 
 def ticking_clock(step: float = 1.0, start: float = 0.0) -> Callable[[], float]:
