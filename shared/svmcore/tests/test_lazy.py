@@ -8,6 +8,7 @@ import pytest
 
 import svmcore.validation
 from svmcore.lazy import lazy_exports
+from svmcore.testing import modules_imported_by
 
 
 def test_task_side_modules_do_not_import_scikit_learn():
@@ -55,3 +56,15 @@ def test_lazy_exports_imports_on_first_use(monkeypatch):
 def test_lazy_exports_refuses_an_absolute_module():
     with pytest.raises(ValueError, match="relative to 'pkg'"):
         lazy_exports("pkg", {"Thing": "pkg.mod"})
+
+
+def test_solver_budget_and_errors_do_not_import_scikit_learn():
+    """TimeBudget and the solver exceptions, used in tasks on Dask workers (AESVC's
+    DeriveRS per chunk), come without scikit-learn: only SolverLimitWarning, a
+    scikit-learn ConvergenceWarning, and the solvers themselves import it (issue 18)."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    from svmcore.solvers import SolverLimitWarning
+
+    assert modules_imported_by(["svmcore.solvers._budget", "svmcore.solvers._errors"]) == []
+    assert issubclass(SolverLimitWarning, ConvergenceWarning)
