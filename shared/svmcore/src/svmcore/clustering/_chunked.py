@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -75,8 +75,8 @@ class ChunkedClusters(Clusters):
         self.parent = None
         self._order = None
         self._starts = np.zeros(0, dtype=np.intp)
-        # (key, free, tally) counted by map_codes for the next split_violated.
-        self._tallied: tuple[Any, Any, _Tally, DaskArray, Callable] | None = None
+        # What map_codes counted, for the next split_violated of its key and free.
+        self._tallied: _Tallied | None = None
 
     @classmethod
     def compacted(cls, label_rows: DaskArray, counts: np.ndarray) -> ChunkedClusters:
@@ -162,9 +162,9 @@ class ChunkedClusters(Clusters):
             The mixed clusters, ascending.
         """
         tallied, codes = self._tallied, None
-        if tallied is not None and tallied[0] is key and tallied[1] is free:
-            tally = tallied[2]  # counted by map_codes in the pass that made the keys
-            codes = tallied[3:]
+        if tallied is not None and tallied.key is key and tallied.free is free:
+            tally = tallied.tally  # counted by map_codes in the pass that made the keys
+            codes = (tallied.codes, tallied.split_key)
             self._tallied = None  # used once: a K-sized table AID would otherwise keep
             counts, seen, low, n_keys = (
                 tally.counts.ravel(),
@@ -227,7 +227,7 @@ class ChunkedClusters(Clusters):
             task, self.label_rows, dtype=dtype, shared=shared, with_total=True
         )
         key, free = split_key(codes)
-        self._tallied = (key, free, tally, codes, split_key)
+        self._tallied = _Tallied(key, free, tally, codes, split_key)
         return codes, parts, key, free
 
     def split(self, key: Any, clusters: Any = None) -> tuple[Clusters, np.ndarray]:
@@ -301,6 +301,18 @@ class ChunkedClusters(Clusters):
         # until then); from now on these are read through the new ones.
         self._rows, self._heir = None, (new, parent.astype(np.int32))
         return new
+
+
+class _Tallied(NamedTuple):
+    """What :meth:`ChunkedClusters.map_codes` counted: its ``key``/``free``, their
+    (cluster, key) :class:`_Tally`, and the kept ``codes`` with the ``split_key`` that
+    reads them."""
+
+    key: Any
+    free: Any
+    tally: _Tally
+    codes: DaskArray
+    split_key: Callable
 
 
 class _Tally:
