@@ -116,3 +116,43 @@ def test_compute_each_returns_results_in_order_and_leaves_nothing_on_the_workers
                 break
             time.sleep(0.05)
         assert held == 0
+
+
+class _Result(list):
+    """A task result that the workers' memory can be searched for."""
+
+
+def _held_results():
+    return sum(isinstance(v, _Result) for v in distributed.get_worker().data.values())
+
+
+def _after_earlier_results_left(x):
+    # One worker, one thread: the tasks run one after the other. Each waits (up to 2 s)
+    # for the earlier results to leave the worker, which happens only if the caller
+    # gathers and releases each as it ends; then notes what it saw.
+    for _ in range(40):
+        held = _held_results()
+        if not held:
+            break
+        time.sleep(0.05)
+    return _Result([float(np.asarray(x).sum()), held])
+
+
+def test_compute_each_streams_each_result_out_before_the_next_task_ends(stack):
+    from svmcore.chunked import compute_each
+
+    X, dX = stack
+    tasks = map_chunks(_after_earlier_results_left, dX, row_chunks=(3,) * 4)
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        results = compute_each(tasks)
+        assert [r[0] for r in results] == [X[i : i + 3].sum() for i in range(0, 12, 3)]
+        # No task saw an earlier result still on the worker. dask.compute (what
+        # compute_each replaced) holds them all to the end: its tasks see them.
+        assert [r[1] for r in results] == [0, 0, 0, 0]
+        held = sorted(r[1] for r in client.compute(tasks, sync=True))
+        assert held == [0, 1, 2, 3]
