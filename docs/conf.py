@@ -68,6 +68,7 @@ API_PACKAGES = [
             "reporting",
             "cli",
             "docstrings",
+            "lazy",
         ],
     ),
     ("aid_core", "aid-core", []),
