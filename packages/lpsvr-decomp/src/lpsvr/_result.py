@@ -16,7 +16,7 @@ from ._samples import Expansion
 # The KKT helpers live here, not with the LP (lpsvr._lp): the checks run in tasks on
 # Dask workers, and the LP's module imports svmcore's HiGHS wrapper and scikit-learn
 # (and pandas with it) with it.
-__all__ = ["FitResult", "combine_kkt", "kkt_parts", "kkt_residuals"]
+__all__ = ["FitResult", "combine_kkt", "kkt_parts"]
 
 # Zero tests on HiGHS vertex solutions (crossover gives exact zeros for
 # nonbasic variables; these only absorb round-off).
@@ -24,8 +24,11 @@ _ZERO_ALPHA = 1e-12
 _ZERO_DUAL = 1e-9
 
 
-def kkt_residuals(f, g, d, alpha, mu, nu, cost, epsilon):
-    """KKT residuals (6a)-(6d) of the corrected full LP at a candidate solution.
+def kkt_parts(f, g, d, alpha, mu, nu, cost, epsilon):
+    """The maxima and sums behind the KKT residuals (6a)-(6d) on one block of samples.
+
+    :func:`combine_kkt` joins the parts of the blocks (row chunks of a Dask array, or one
+    block holding every sample) into the residuals of the corrected full LP.
 
     Parameters
     ----------
@@ -40,22 +43,6 @@ def kkt_residuals(f, g, d, alpha, mu, nu, cost, epsilon):
     cost : ndarray of shape (N,)
         ``2 C s_j``.
     epsilon : float
-
-    Returns
-    -------
-    dict
-        ``primal`` (row infeasibility, 0 here since xi is reconstructed),
-        ``dual`` (largest violation of dual feasibility), ``complementarity``
-        (largest ``z_i s_i``) and ``objective``.
-    """
-    return combine_kkt([kkt_parts(f, g, d, alpha, mu, nu, cost, epsilon)])
-
-
-def kkt_parts(f, g, d, alpha, mu, nu, cost, epsilon):
-    """The maxima and sums of :func:`kkt_residuals` on one block of samples.
-
-    :func:`combine_kkt` joins the parts of the blocks (row chunks of a Dask array); on
-    one block holding every sample the two give :func:`kkt_residuals`.
     """
     r = d - f
     xi = np.maximum(np.abs(r) - epsilon, 0.0)
@@ -92,7 +79,15 @@ def kkt_parts(f, g, d, alpha, mu, nu, cost, epsilon):
 
 
 def combine_kkt(parts):
-    """:func:`kkt_residuals` from the :func:`kkt_parts` of blocks that cover every sample."""
+    """KKT residuals (6a)-(6d) from the :func:`kkt_parts` of blocks covering every sample.
+
+    Returns
+    -------
+    dict
+        ``primal`` (row infeasibility, 0 here since xi is reconstructed), ``dual``
+        (largest violation of dual feasibility), ``complementarity`` (largest
+        ``z_i s_i``) and ``objective``.
+    """
     beta_sum = sum(p["beta_sum"] for p in parts)
     return {
         "primal": max(p["primal"] for p in parts),
