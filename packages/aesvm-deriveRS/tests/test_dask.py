@@ -17,7 +17,7 @@ import aesvm._dask
 from aesvm import AESVC, derive_rs
 from svmcore.chunked import is_dask_collection
 from svmcore.kernels import resolve_gamma
-from svmcore.testing import modules_imported_by
+from svmcore.testing import modules_imported_by, worker_modules
 
 PAPER = {"epsilon": 1e-3, "fallback_fraction": None, "reuse_representatives": False}
 SMALL = {"group_size": 50, "subset_size": 200}
@@ -277,9 +277,7 @@ def test_workers_do_not_import_scikit_learn():
         AESVC(**PAPER, **SMALL, random_state=0).fit(chunked(X, 300), chunked(y, 300))
         poly = {**PAPER, "epsilon": "auto", "kernel": "poly"}
         AESVC(**poly, **SMALL, random_state=0).fit(chunked(X, 300), chunked(y, 300))
-        imported = client.run(
-            lambda: sorted(m for m in sys.modules if m.split(".")[0] in ("aesvm", "sklearn"))
-        )
+        imported = worker_modules(client, ("aesvm", "sklearn"))
     assert len(imported) == 2
     for mods in imported.values():
         assert "aesvm._chunks" in mods

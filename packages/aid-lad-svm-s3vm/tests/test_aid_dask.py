@@ -16,6 +16,7 @@ import pytest
 import scipy.sparse as sp
 
 from aid_models import AIDSVC, AIDLADRegressor
+from svmcore.testing import worker_modules
 
 RTOL = 1e-9
 COLUMNS = ("n_clusters", "F", "E", "lower_bound", "n_split")
@@ -260,9 +261,7 @@ def test_workers_do_not_import_scikit_learn(cluster):
     with distributed.Client(cluster) as client:
         AIDLADRegressor(random_state=0).fit(da.from_array(X, chunks=(1000, 4)), y)
         AIDSVC(random_state=0).fit(da.from_array(Xs, chunks=(1000, 4)), ys)
-        imported = client.run(
-            lambda: sorted(m for m in sys.modules if m.split(".")[0] in ("aid_models", "sklearn"))
-        )
+        imported = worker_modules(client, ("aid_models", "sklearn"))
     assert len(imported) == 2
     for mods in imported.values():
         assert {"aid_models._lad_chunked", "aid_models._svc_chunked"} <= set(mods)

@@ -14,7 +14,7 @@ import lpsvr._dask
 from lpsvr import LPSVR
 from svmcore.chunked import is_dask_collection
 from svmcore.datasets import make_noisy_sinc
-from svmcore.testing import modules_imported_by
+from svmcore.testing import modules_imported_by, worker_modules
 
 #: The LP objectives agree far inside HiGHS's tolerances (1e-7): the iterates are the
 #: same; only sums over chunks are added in another order, and gamma="scale" comes
@@ -230,9 +230,7 @@ def test_workers_do_not_import_scikit_learn(decomposition):
         distributed.Client(cluster) as client,
     ):
         LPSVR(decomposition=decomposition, random_state=0).fit(chunked(X, 500), chunked(y, 500))
-        imported = client.run(
-            lambda: sorted(m for m in sys.modules if m.split(".")[0] in ("lpsvr", "sklearn"))
-        )
+        imported = worker_modules(client, ("lpsvr", "sklearn"))
     assert len(imported) == 2
     for mods in imported.values():
         assert "lpsvr._dask" in mods

@@ -3,6 +3,7 @@
 - :func:`ticking_clock`: a clock that advances a fixed step at every reading, so tests of
   ``time_limit`` stop fits at the same point on any machine (pass it where an estimator
   reads its clock, e.g. :class:`svmcore.solvers.TimeBudget`).
+- :func:`worker_modules`: the same question asked of a running Dask cluster's workers.
 - :func:`modules_imported_by`: the modules of given packages (scikit-learn, pandas) that
   importing some modules brings in, in a fresh interpreter: what a Dask worker imports
   to unpickle the tasks of those modules (issue 18).
@@ -22,8 +23,9 @@ import json
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
-__all__ = ["modules_imported_by", "ticking_clock"]
+__all__ = ["modules_imported_by", "ticking_clock", "worker_modules"]
 
 
 def modules_imported_by(
@@ -101,3 +103,25 @@ def ticking_clock(step: float = 1.0, start: float = 0.0) -> Callable[[], float]:
         return float(value)
 
     return clock
+
+
+def _loaded(packages: Sequence[str]) -> list[str]:
+    return sorted(m for m in sys.modules if m.split(".")[0] in packages)
+
+
+def worker_modules(client: Any, packages: Sequence[str]) -> dict[str, list[str]]:
+    """The modules of ``packages`` each worker of ``client``'s cluster has imported.
+
+    Parameters
+    ----------
+    client : distributed.Client
+        A client of the cluster (its workers are asked through ``client.run``).
+    packages : sequence of str
+        Top-level package names to look for.
+
+    Returns
+    -------
+    dict
+        Worker address to the sorted names of its modules of ``packages``.
+    """
+    return client.run(_loaded, tuple(packages))
