@@ -20,6 +20,7 @@ from ._blocks import (
 )
 from ._detect import is_dask_collection, require_dask
 from ._kept import InlineRead, chunk_parts, chunk_task, kept_rows, map_chunks, shared_values
+from ._pages import released_row_blocks
 from ._validate import check_dask_data, map_predict
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "kept_rows",
     "map_chunks",
     "map_predict",
+    "released_row_blocks",
     "require_dask",
     "select_rows",
     "shared_values",
