@@ -19,7 +19,15 @@ import lpsvr._lpsvc
 import lpsvr._lpsvr
 from lpsvr import LPSVC, LPSVR
 from lpsvr._constraint_decomposition import constraint_decomposition
-from lpsvr._interior import _factor, _normal_product, _refined_solve, _scaled_syrk, interior_point
+from lpsvr._interior import (
+    _factor,
+    _normal_product,
+    _refined_solve,
+    _scaled_syrk,
+    constraint_rows,
+    interior_point,
+    interior_point_rows,
+)
 from lpsvr._lp import RowColumnLP, solve_svr_lp
 from lpsvr._row_column import fit_row_column
 from lpsvr._variable_decomposition import fit_lp_svr
@@ -229,6 +237,87 @@ def test_row_column_interior_point_start_reaches_full_lp(data, seed):
         X, d, cost, epsilon=0.1, kernel_params=params, n_jobs=1, interior=False, **kw
     )
     assert simplex.objective == pytest.approx(res.objective, rel=1e-9)
+
+
+def test_interior_rounds_add_at_most_max_add_columns(monkeypatch):
+    """The interior rounds add at most ``max_add_columns`` columns a round, also on a
+    level seeded by a coarse level with more nonzero coefficients than that (``|P|`` of
+    the seed before 2026-11-27); the exact rounds still end at the full LP's optimum."""
+    import lpsvr._interior_start as interior_start
+    import lpsvr._row_column as row_column
+
+    calls, pricing = [], interior_start.full_pricing
+
+    def spy_sets(*args, **kwargs):
+        calls.append((args[1].size, kwargs["max_add"]))
+        return interior_sets(*args, **kwargs)
+
+    added = []
+
+    def spy_pricing(samples, state, beta, in_cols, tol, k, kernel_params, n_jobs):
+        out = pricing(samples, state, beta, in_cols, tol, k, kernel_params, n_jobs)
+        added.append(min(out[1].size, k))
+        return out
+
+    interior_sets = row_column.interior_sets
+    monkeypatch.setattr(row_column, "interior_sets", spy_sets)
+    monkeypatch.setattr(interior_start, "full_pricing", spy_pricing)
+    X, d = make_friedman1(500, n_features=10, noise=0.5, random_state=0)
+    X, d = (X - 0.5) * 2.0, d / 5.0
+    kw = dict(random_state=0, coarsen=3, min_level=100, max_add_columns=7)
+    _row_column_at_full_optimum(X, d, "rbf", interior=True, **kw)
+    assert len(calls) == 2  # the 166-sample level, then the top level from its seed
+    assert calls[1][0] > 7  # the seed is larger than max_add_columns ...
+    assert all(max_add == 7 for _, max_add in calls)  # ... and the rounds add at most 7
+    assert added and max(added) == 7
+
+
+def test_primal_check_returns_near_rows_with_their_distance():
+    """``primal_block(near=...)``: the rows outside R with ``s (f - d) - epsilon > near``
+    and by how much (``over``); rows in R never; without ``near`` the violated ones only
+    (``> tol``); the folded rows' returns are unchanged by ``near``."""
+    from lpsvr._passes import Outputs, primal_block
+
+    X = np.zeros((6, 1))
+    # f = 0: s = -1 rows over by d - 0.1, s = +1 rows by -d - 0.1
+    d = np.array([0.0, 0.04, 0.12, -0.3, 0.095, 1.0])
+    cost = np.ones(6)
+    f0 = Outputs(X[:0], np.zeros(0), 0.0, KERNELS["rbf"][0], 1)
+    in_rows = np.zeros((6, 2), dtype=bool)
+    in_rows[5, 0] = True  # sample 5's s = -1 row (over 0.9) is in R: never returned
+    folded = np.zeros((6, 2), dtype=bool)
+    folded[1, 0] = True  # sample 1's s = -1 row is folded, and 0.06 inside the tube
+    plain = primal_block(f0, 0.1, 1e-6, True, 0, X, d, cost, in_rows, folded)
+    near = primal_block(f0, 0.1, 1e-6, True, 0, X, d, cost, in_rows, folded, near=-0.05)
+    assert sorted(zip(plain["side"], plain["rows"], strict=True)) == [(0, 2), (1, 3)]
+    np.testing.assert_allclose(sorted(plain["over"]), [0.02, 0.2])
+    # 0.005 inside the tube: sample 4's s = -1 row joins; 0.06 (sample 1) does not
+    assert sorted(zip(near["side"], near["rows"], strict=True)) == [(0, 2), (0, 4), (1, 3)]
+    np.testing.assert_allclose(sorted(near["over"]), [-0.005, 0.02, 0.2])
+    for out in (plain, near):
+        assert list(out["back_rows"]) == [1] and list(out["back_side"]) == [0]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_near_rows_join_with_violated_ones_at_the_same_optimum(seed):
+    """After the interior start (two rounds here, so that the exact rounds still find
+    violated rows), a round whose check finds violated rows adds the rows within
+    ``near_rows * epsilon`` inside the tube with them: the full LP's optimum either way,
+    the same to 1e-9 with it off (None), in fewer rounds, and a larger margin hands HiGHS
+    more rows."""
+    X, d = make_friedman1(600, n_features=10, noise=2.0, random_state=seed)
+    X, d = (X - 0.5) * 2.0, d / 5.0
+    rounds, rows, objectives = [], [], []
+    for near in (None, 1.0, 30.0):
+        kw = dict(random_state=seed, near_rows=near, interior=True, interior_rounds=2)
+        res = _row_column_at_full_optimum(X, d, "rbf", **kw)
+        objectives.append(res.objective)
+        rows.append(max(h["n_rows"] for h in res.history))
+        rounds.append(len(res.history))
+    assert objectives[1] == pytest.approx(objectives[0], rel=1e-9)
+    assert objectives[2] == pytest.approx(objectives[0], rel=1e-9)
+    assert rows[0] < rows[1] < rows[2]
+    assert rounds[1] < rounds[0]
 
 
 @pytest.mark.parametrize("interior", [True, False])
@@ -545,6 +634,26 @@ def test_mixed_precision_interior_point_reaches_the_lp_optimum(seed, tol):
     assert abs(mixed["n_iter"] - exact["n_iter"]) <= 2
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_rounded_constraint_rows_give_loose_points_of_the_lp(seed):
+    """The interior rounds' loose points run on the LP's rows rounded to float32
+    (``constraint_rows(rounded=True)``, products summed in float64): to the rounds' gap
+    1e-3 they solve the LP as the float64 rows do, feasible to that gap, at the optimum of
+    one HiGHS solve within it, in about as many steps."""
+    (G, s, q, u), opt = _dual_row_column_lp(300, 60, seed)
+    H = constraint_rows(s.size, G.shape[0], rounded=True)
+    assert H.dtype == np.float32 and H.shape == (s.size, G.shape[0] + 1)
+    assert constraint_rows(s.size, G.shape[0]).dtype == np.float64
+    H[:, 0], H[:, 1:] = s, G.T
+    rounded = interior_point_rows(H, q, u, tol=1e-3, mixed=True)
+    exact = interior_point(G, s, q, u, tol=1e-3)
+    assert rounded["gap"] < 1e-3
+    assert q @ rounded["pi"] == pytest.approx(opt, rel=1e-2)
+    assert np.all((rounded["pi"] >= 0.0) & (rounded["pi"] <= u))
+    assert np.abs(G @ rounded["pi"]).max() <= 1.0 + 1e-2 and abs(s @ rounded["pi"]) < 1e-2
+    assert abs(rounded["n_iter"] - exact["n_iter"]) <= 2
+
+
 def test_refined_solve_reaches_the_float64_solution():
     """The float32 factor alone solves a normal system of an interior point's scaling to
     float32 accuracy only; refined by conjugate gradients on the float64 operator, the
@@ -557,8 +666,9 @@ def test_refined_solve_reaches_the_float64_solution():
     A = lambda x: np.r_[s @ x[:R], G @ x[:R] - x[R:]]  # noqa: E731 - the LP's A, as in _interior
     AT = lambda y: np.r_[s * y[0] + G.T @ y[1:], -y[1:]]  # noqa: E731
     b = rng.standard_normal(P + 1)
-    factor32, reg32 = _factor(G, s, D, np.float32)
-    factor64, reg64 = _factor(G, s, D, np.float64)
+    H = np.c_[s, G.T]  # the LP's rows, as interior_point_rows holds them
+    factor32, reg32 = _factor(H, D, np.float32)
+    factor64, reg64 = _factor(H, D, np.float64)
     op = partial(_normal_product, A, AT, D, reg32)
     x64 = partial(_normal_product, A, AT, D, reg64)
     plain = np.linalg.norm(op(sla.cho_solve(factor32, b)) - b) / np.linalg.norm(b)
@@ -608,15 +718,15 @@ def test_rows_folded_at_hand_over_reach_full_lp(monkeypatch, mixed):
 
 
 @pytest.mark.parametrize("block_entries", [1, 37 * 10, 37 * 333, 1 << 20])
-def test_interior_normal_matrix_in_column_blocks_equals_the_whole_product(block_entries):
+def test_interior_normal_matrix_in_row_blocks_equals_the_whole_product(block_entries):
     rng = np.random.default_rng(0)
-    G, scale = rng.standard_normal((37, 1000)), rng.random(1000)
-    ref = (G * scale) @ (G * scale).T
-    got = _scaled_syrk(G, scale, block_entries)
+    H, scale = rng.standard_normal((1000, 37)), rng.random(1000)
+    ref = (H * scale[:, None]).T @ (H * scale[:, None])
+    got = _scaled_syrk(H, scale, block_entries)
     np.testing.assert_allclose(np.tril(got), np.tril(ref), rtol=0, atol=1e-11)
-    assert np.array_equal(_scaled_syrk(G[:, :0], scale[:0]), np.zeros((37, 37)))
+    assert np.array_equal(_scaled_syrk(H[:0], scale[:0]), np.zeros((37, 37)))
     # float32: the products rounded once, summed in float32 (entries up to ~400)
-    got32 = _scaled_syrk(G, scale, block_entries, dtype=np.float32)
+    got32 = _scaled_syrk(H, scale, block_entries, dtype=np.float32)
     assert got32.dtype == np.float32
     np.testing.assert_allclose(np.tril(got32), np.tril(ref), rtol=0, atol=1e-3)
 

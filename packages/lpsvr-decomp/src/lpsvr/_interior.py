@@ -19,8 +19,9 @@ import scipy.linalg as sla
 from scipy.linalg.blas import dsyrk, ssyrk
 
 from svmcore import blas_threads
+from svmcore.linalg import RowProducts
 
-__all__ = ["basis_guess", "interior_point"]
+__all__ = ["basis_guess", "constraint_rows", "interior_point", "interior_point_rows"]
 
 #: with ``mixed``, steps from points whose error (gap, residuals) is above this use the
 #: float32 normal matrix; the steps below it are float64 throughout
@@ -35,19 +36,8 @@ def interior_point(G, s, q, u, *, tol=1e-6, max_iter=40, start=None, mixed=False
     (None: the centre of the box) is ``(pi, y)`` of an earlier point on nearly the same
     sets; the iterations then start from it, moved into the box's interior
     (:func:`_warm_start`). Infeasible starts are allowed either way: the residuals are
-    recomputed every step.
-
-    ``mixed`` forms the normal matrix in float32 (``ssyrk``: 0.14 s against 0.26 s for
-    ``dsyrk`` at 1,100 x 9,600, one thread) and solves each Newton system to relative
-    residual 1e-6 by conjugate gradients on the exact float64 operator
-    ``A D A^T``, preconditioned by the float32 matrix's Cholesky factor
-    (:func:`_refined_solve`; 1,064 products for 410 solves on Friedman #1 N = 10,000). The float32
-    factor alone gave other loose points and other sets (digits 0-4/5-9: 404 HiGHS pivots
-    instead of 0; tried 2026-11-26). A step whose float32 matrix does not factor is
-    formed in float64, and so is every step once the error is at most
-    :data:`MIXED_ABOVE` (1e-4): directions at residual 1e-6 slow the last steps, and on
-    a test LP a point asked for 1e-8 had reached only 7e-8 after 14 steps, then diverged
-    (float64: 4e-10 after 12).
+    recomputed every step. :func:`interior_point_rows` with ``H = [s, G^T]``
+    (:func:`constraint_rows`).
 
     Returns
     -------
@@ -57,33 +47,75 @@ def interior_point(G, s, q, u, *, tol=1e-6, max_iter=40, start=None, mixed=False
         (lower) and ``v`` (upper) of ``(pi, w)``, ``gap`` and ``n_iter``;
         None if the normal equations break down before any progress.
     """
+    H = constraint_rows(G.shape[1], G.shape[0], rounded=mixed and tol >= MIXED_ABOVE)
+    H[:, 0], H[:, 1:] = s, G.T
+    return interior_point_rows(H, q, u, tol=tol, max_iter=max_iter, start=start, mixed=mixed)
+
+
+def constraint_rows(n_rows, n_cols, rounded=False):
+    """An empty ``H`` for :func:`interior_point_rows`: ``(n_rows, n_cols + 1)``, C order.
+
+    ``rounded``: float32, for points that stop above :data:`MIXED_ABOVE` (all their steps
+    take the float32 normal matrix): the point is then one of the LP with the kernel
+    values rounded to float32 (relative change <= 6e-8, far below the rounds' gaps of
+    1e-3 and 1e-2), every product with H reads half the bytes and the matrix takes half
+    the memory.
+    """
+    return np.empty((n_rows, n_cols + 1), dtype=np.float32 if rounded else np.float64)
+
+
+def interior_point_rows(H, q, u, *, tol=1e-6, max_iter=40, start=None, mixed=False):
+    """:func:`interior_point` on the LP's constraint rows ``H`` (one row per ``pi_r``).
+
+    ``H[r] = [s_r, G_1r, ..., G_Pr]``: the row ``s pi = 0`` and the ranged rows are
+    ``H^T pi`` (``G`` is ``|P| x |R|``). Held this way (C order) the normal matrix
+    ``H^T diag(D) H`` is a ``syrk`` over contiguous row blocks, and the products
+    ``H y`` and ``H^T pi`` are Numba passes that read float32 ``H`` as it is
+    (:class:`svmcore.linalg.RowProducts`, float64 sums): at |P| = 1,000, |R| = 6,000,
+    1.8 and 2.2 ms against numpy's 4.3 and 4.8 ms on float64 ``G`` (one thread).
+
+    ``mixed`` forms the normal matrix in float32 (``ssyrk``: 0.14 s against 0.26 s for
+    ``dsyrk`` at 1,100 x 9,600, one thread) and solves each Newton system to relative
+    residual 1e-6 by conjugate gradients on the exact operator ``A D A^T`` (of H as
+    stored), preconditioned by the float32 matrix's Cholesky factor
+    (:func:`_refined_solve`; 1,064 products for 410 solves on Friedman #1 N = 10,000). The float32
+    factor alone gave other loose points and other sets (digits 0-4/5-9: 404 HiGHS pivots
+    instead of 0; tried 2026-11-26). A step whose float32 matrix does not factor is
+    formed in float64, and so is every step once the error is at most
+    :data:`MIXED_ABOVE` (1e-4): directions at residual 1e-6 slow the last steps, and on
+    a test LP a point asked for 1e-8 had reached only 7e-8 after 14 steps, then diverged
+    (float64: 4e-10 after 12).
+    """
     # one BLAS thread: the blocks are small (|P| ~ hundreds), and threaded BLAS on a
     # loaded machine made each factorization 50x slower (measured: 0.7 s vs 0.01 s).
     # svmcore's controller is made once: threadpoolctl's threadpool_limits scanned the
     # loaded libraries at every call (5 ms, 0.05 s of a 10-round start)
     with blas_threads(1):
-        return _interior_point(G, s, q, u, tol, max_iter, start, mixed)
+        return _interior_point(H, q, u, tol, max_iter, start, mixed)
 
 
-def _interior_point(G, s, q, u, tol, max_iter, start, mixed):
-    P, R = G.shape
+def _interior_point(H, q, u, tol, max_iter, start, mixed):
+    R, P = H.shape[0], H.shape[1] - 1
     n = R + P
     U = np.r_[u, np.full(P, 2.0)]
     c = np.r_[q, np.zeros(P)]
     rhs = np.r_[0.0, -np.ones(P)]
+    ops, every_row = RowProducts(H), np.arange(R, dtype=np.intp)
 
     def A(x):
-        return np.r_[s @ x[:R], G @ x[:R] - x[R:]]
+        out = ops.rmatvec(x[:R], every_row)
+        out[1:] -= x[R:]
+        return out
 
     def AT(y):
-        return np.r_[s * y[0] + G.T @ y[1:], -y[1:]]
+        return np.r_[ops.matvec(y, every_row), -y[1:]]
 
     if start is None:
         x = U / 2.0
         t = U - x
         z, v, y = np.ones(n), np.ones(n), np.zeros(P + 1)
     else:
-        x, t, z, v, y = _warm_start(start, G, U, c - AT(start[1]))
+        x, t, z, v, y = _warm_start(start, A, U, c - AT(start[1]))
     scale_p, scale_d = 1.0 + np.linalg.norm(rhs), 1.0 + np.linalg.norm(c)
     out = None
     for it in range(max_iter):
@@ -99,9 +131,9 @@ def _interior_point(G, s, q, u, tol, max_iter, start, mixed):
         if err < tol:
             break
         D = 1.0 / (z / x + v / t)
-        factored = _factor(G, s, D, np.float32) if mixed and err > MIXED_ABOVE else None
+        factored = _factor(H, D, np.float32) if mixed and err > MIXED_ABOVE else None
         if factored is None:
-            factored = _factor(G, s, D, np.float64)
+            factored = _factor(H, D, np.float64)
             if factored is None:
                 break
             solve = partial(sla.cho_solve, factored[0], check_finite=False)
@@ -125,19 +157,15 @@ def _interior_point(G, s, q, u, tol, max_iter, start, mixed):
     return out
 
 
-def _factor(G, s, D, dtype):
-    """Cholesky factor of the normal matrix ``A diag(D) A^T`` (its ``G`` part in ``dtype``).
+def _factor(H, D, dtype):
+    """Cholesky factor of the normal matrix ``A diag(D) A^T`` (its ``H`` part in ``dtype``).
 
     Returns ``(factor, reg)``, ``reg`` the shift added to the diagonal, or None when the
     matrix does not factor.
     """
-    P, R = G.shape
-    D1 = D[:R]
-    M = np.empty((P + 1, P + 1))
-    M[1:, 1:] = _scaled_syrk(G, np.sqrt(D1), dtype=dtype)
+    R, P = H.shape[0], H.shape[1] - 1
+    M = np.asarray(_scaled_syrk(H, np.sqrt(D[:R]), dtype=dtype), dtype=np.float64)
     M[1:, 1:][np.diag_indices(P)] += D[R:]
-    M[0, 0] = s @ (D1 * s)
-    M[1:, 0] = G @ (D1 * s)
     reg = 1e-14 * np.abs(np.diag(M)).max()
     M[np.diag_indices(P + 1)] += reg
     try:
@@ -147,7 +175,7 @@ def _factor(G, s, D, dtype):
 
 
 def _normal_product(A, AT, D, reg, y):
-    """``(A diag(D) A^T + reg I) y`` by two products with G, in float64."""
+    """``(A diag(D) A^T + reg I) y`` by two products with H (float64 sums)."""
     return A(D * AT(y)) + reg * y
 
 
@@ -156,7 +184,7 @@ def _refined_solve(op, factor, b, rtol=1e-6, max_iter=10):
 
     ``op`` is the exact (float64) normal operator, ``factor`` the Cholesky factor of its
     float32 approximation: the first iterate is the factor's solution, and each
-    iteration costs two products with G (``2 |P| |R|``) instead of a ``|P|^2 |R|``
+    iteration costs two products with H (``2 |P| |R|``) instead of a ``|P|^2 |R|``
     float64 matrix. Stops at residual ``rtol |b|`` or after ``max_iter`` iterations; a
     direction left inexact costs steps, not correctness (the residuals are recomputed
     every step).
@@ -181,7 +209,7 @@ def _refined_solve(op, factor, b, rtol=1e-6, max_iter=10):
     return x
 
 
-def _warm_start(start, G, U, reduced_cost, shift=0.1, mu=0.1):
+def _warm_start(start, A, U, reduced_cost, shift=0.1, mu=0.1):
     """``(x, t, z, v, y)`` from an earlier point ``start = (pi, y)`` of nearly the same LP.
 
     The primal values are pulled a fraction ``shift`` of each box away from its bounds
@@ -193,43 +221,43 @@ def _warm_start(start, G, U, reduced_cost, shift=0.1, mu=0.1):
     :func:`lpsvr._interior_start.interior_sets` take 4-9.
     """
     pi, y = start
-    x = np.clip(np.r_[pi, G @ pi + 1.0], shift * U, (1.0 - shift) * U)
+    w = A(np.r_[pi, np.zeros(U.size - pi.size)])[1:] + 1.0  # G pi + 1 (A at w = 0)
+    x = np.clip(np.r_[pi, w], shift * U, (1.0 - shift) * U)
     t = U - x
     z = mu / x + np.maximum(reduced_cost, 0.0)
     v = mu / t + np.maximum(-reduced_cost, 0.0)
     return x, t, z, v, np.array(y, dtype=np.float64)
 
 
-def _scaled_syrk(G, scale, block_entries=1 << 20, dtype=np.float64):
-    """Lower triangle of ``(G diag(scale)) (G diag(scale))^T``, summed over column blocks.
+def _scaled_syrk(H, scale, block_entries=1 << 20, dtype=np.float64):
+    """Lower triangle of ``(diag(scale) H)^T (diag(scale) H)``, summed over row blocks.
 
-    The scaled copy of G is made a block of about ``block_entries`` values (8 MB) at a
-    time: ``G * scale`` whole was a second |P| x |R| array per step (68 MB at |P| = 800,
-    |R| = 10,600, the largest allocation of LPSVC's start; issue 19). The block is C
-    ordered, so its transpose goes to BLAS with ``trans=1``: passed as it is, f2py made a
-    Fortran-ordered copy of every block (the same sums: 0.256 s against 0.285 s at
-    1,100 x 9,600). ``dtype`` float32 uses ``ssyrk`` (the sum is returned in float32);
-    the products are rounded into one reused buffer of that type (the same values as
-    rounding a float64 block, without making one).
+    The scaled copy of H is made a block of about ``block_entries`` values (8 MB) at a
+    time: a whole scaled copy was a second |R| x |P| array per step (68 MB at |P| = 800,
+    |R| = 10,600, the largest allocation of LPSVC's start; issue 19). A C-ordered block
+    goes to BLAS as its (Fortran-ordered) transpose with ``trans=0``, without a copy.
+    ``dtype`` float32 uses ``ssyrk`` (the sum is returned in float32); the products are
+    rounded into one reused buffer of that type (the same values as rounding a float64
+    block, without making one).
     """
-    P, R = G.shape
+    R, P = H.shape
     step = max(1, block_entries // max(P, 1))
     syrk = ssyrk if dtype == np.float32 else dsyrk
     out = np.zeros((P, P)) if R == 0 else None
     buffer = np.empty(P * min(step, R), dtype=dtype)
     for start in range(0, R, step):
         width = min(step, R - start)
-        block = buffer[: P * width].reshape(P, width)
+        block = buffer[: P * width].reshape(width, P)
         np.multiply(
-            G[:, start : start + width],
-            scale[start : start + width],
+            H[start : start + width],
+            scale[start : start + width, None],
             out=block,
             casting="same_kind",
         )
         if out is None:
-            out = syrk(1.0, block.T, lower=1, trans=1)
+            out = syrk(1.0, block.T, lower=1, trans=0)
         else:
-            out = syrk(1.0, block.T, beta=1.0, c=out, lower=1, overwrite_c=1, trans=1)
+            out = syrk(1.0, block.T, beta=1.0, c=out, lower=1, overwrite_c=1, trans=0)
     return out
 
 

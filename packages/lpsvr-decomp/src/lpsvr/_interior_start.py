@@ -6,7 +6,7 @@ import numpy as np
 
 from svmcore.kernels import gram, kernel_matvec
 
-from ._interior import basis_guess, interior_point
+from ._interior import MIXED_ABOVE, basis_guess, constraint_rows, interior_point_rows
 from ._passes import Outputs, full_pricing, primal_block
 from ._result import row_multipliers
 
@@ -165,7 +165,8 @@ def interior_sets(
         beta = mu - nu
         # at most max_add columns a round: doubling P instead (max(max_add, |P|), before
         # 2026-11-26) brought in hundreds that the next point found inactive, and the
-        # interior point's cost grows as |P|^2 |R|
+        # interior point's cost grows as |P|^2 |R| (so did |P| of a coarse level's seed,
+        # fit_row_column's max_add before 2026-11-27)
         _, new_cols = full_pricing(
             samples, folded.pricing_state(t), beta, in_cols, screen, max_add, kernel_params, n_jobs
         )
@@ -267,13 +268,22 @@ def _point(
     :func:`~lpsvr._interior.interior_point`.
     """
     X, d, cost = samples.X, samples.d, samples.cost
-    G = gram(X[cols], X[row_samples], **kernel_params, n_jobs=n_jobs)
-    G *= row_signs  # in place: G (|P| x |R|) is the largest array of a round
+    R, n_folded = row_samples.size, min(folded.samples.size, 1)
     s, q, u = row_signs, epsilon + row_signs * d[row_samples], cost[row_samples]
-    if folded.samples.size:
+    # the rows of the LP, [s_r, G_1r .. G_Pr], written once (float32 for loose points)
+    H = constraint_rows(R + n_folded, cols.size, rounded=mixed and tol >= MIXED_ABOVE)
+    np.multiply(
+        gram(X[row_samples], X[cols], **kernel_params, n_jobs=n_jobs),
+        s[:, None],
+        out=H[:R, 1:],
+        casting="same_kind",
+    )
+    H[:R, 0] = s
+    if n_folded:
         g_t, s_t, q_t = folded.column(cols, epsilon)
-        G, s, q, u = np.c_[G, g_t], np.r_[s, s_t], np.r_[q, q_t], np.r_[u, 1.0]
-    return interior_point(G, s, q, u, tol=tol, start=warm, mixed=mixed)
+        H[R, 0], H[R, 1:] = s_t, g_t
+        q, u = np.r_[q, q_t], np.r_[u, 1.0]
+    return interior_point_rows(H, q, u, tol=tol, start=warm, mixed=mixed)
 
 
 def _guess(point, u, folded):

@@ -38,21 +38,25 @@ class Outputs:
         return self.f(X), g
 
 
-def primal_block(outputs, epsilon, tol, keep, start, X, d, cost, in_rows, *folded):
+def primal_block(outputs, epsilon, tol, keep, start, X, d, cost, in_rows, *folded, near=None):
     """Primal check on one block: the constraints outside R that f violates, by side.
 
     With ``folded`` (the rows held at their upper bound, :mod:`lpsvr._folding`) also the
-    folded rows whose side f no longer reaches (``s (f - d) - epsilon < -tol``).
+    folded rows whose side f no longer reaches (``s (f - d) - epsilon < -tol``). The rows
+    returned are those with ``s (f - d) - epsilon > tol`` (violated), or ``> near`` when
+    ``near`` (< 0) is given, and ``over`` says by how much (the caller tells violated
+    from near ones).
     """
     f = outputs.f(X)
     over = np.stack([d - f - epsilon, f - d - epsilon])  # s (f - d) - epsilon, s = -1, +1
     back_side, back = np.nonzero(folded[0].T & (over < -tol)) if folded else ((), ())
-    over[in_rows.T] = 0.0
-    side, rows = np.nonzero(over > tol)
+    over[in_rows.T] = -np.inf
+    side, rows = np.nonzero(over > (tol if near is None else min(tol, near)))
     xi = np.maximum(np.abs(d - f) - epsilon, 0.0)
     return {
         "side": side,
         "rows": start + rows,
+        "over": over[side, rows],
         "back_side": np.asarray(back_side, dtype=np.intp),
         "back_rows": start + np.asarray(back, dtype=np.intp),
         "xi_cost": cost @ xi,
