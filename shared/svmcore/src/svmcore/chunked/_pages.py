@@ -29,7 +29,7 @@ def released_row_blocks(X: np.ndarray, block_rows: int = RELEASE_BLOCK_ROWS) -> 
     """Yield slices of consecutive rows of ``X``, letting a memory map's pages go once read.
 
     A chunk that Dask reads with ``np.load(path, mmap_mode="r")``
-    (``dask.array.from_npy_stack``, zarr's memory-mapped stores) counts in the worker's
+    (``dask.array.from_npy_stack``, or ``from_array`` of a ``np.memmap``) counts in the worker's
     resident memory page by page as a task reads it, and the pages stay mapped until
     the task drops the chunk: a 500,000 x 10 float64 chunk adds 40 MB to the task's
     peak. Read block by block, with each block's pages handed back
