@@ -246,7 +246,7 @@ def test_interior_rounds_add_at_most_max_add_columns(monkeypatch):
     import lpsvr._interior_start as interior_start
     import lpsvr._row_column as row_column
 
-    calls, pricing = [], interior_start.full_pricing
+    calls, pricing = [], interior_start.rounded_pricing
 
     def spy_sets(*args, **kwargs):
         calls.append((args[1].size, kwargs["max_add"]))
@@ -256,12 +256,12 @@ def test_interior_rounds_add_at_most_max_add_columns(monkeypatch):
 
     def spy_pricing(samples, state, beta, in_cols, tol, k, kernel_params, n_jobs):
         out = pricing(samples, state, beta, in_cols, tol, k, kernel_params, n_jobs)
-        added.append(min(out[1].size, k))
+        added.append(out.size)
         return out
 
     interior_sets = row_column.interior_sets
     monkeypatch.setattr(row_column, "interior_sets", spy_sets)
-    monkeypatch.setattr(interior_start, "full_pricing", spy_pricing)
+    monkeypatch.setattr(interior_start, "rounded_pricing", spy_pricing)
     X, d = make_friedman1(500, n_features=10, noise=0.5, random_state=0)
     X, d = (X - 0.5) * 2.0, d / 5.0
     kw = dict(random_state=0, coarsen=3, min_level=100, max_add_columns=7)

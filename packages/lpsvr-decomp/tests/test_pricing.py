@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lpsvr._passes
-from lpsvr._passes import full_pricing, price
+from lpsvr._passes import Outputs, full_pricing, price, rounded_pricing
 from lpsvr._row_column import fit_row_column
 from lpsvr._samples import ArraySamples
 from lpsvr._variable_decomposition import fit_lp_svr
@@ -112,3 +112,61 @@ def test_row_column_on_sinc_sums_by_expansion_and_reaches_the_full_lp():
     g = exact_g(X, res.mu - res.nu, 0.5)
     assert np.all(np.abs(g) - 1.0 <= 1e-6)  # dual feasible on every column (long double)
     assert max(res.kkt["dual"], res.kkt["complementarity"]) < 1e-6
+
+
+@pytest.mark.parametrize("folded", [False, True])
+def test_rounded_pricing_takes_the_exact_best_columns(folded):
+    """The interior rounds' pricing in float32 (``rounded_pricing``): the columns outside
+    P whose exact ``|g_i| - 1`` is largest, best first, as many as the exact pricing finds
+    (up to ``k``), each within float32 rounding of the exact ranking; from a known part
+    of beta (the folded rows' state) it sums only the rest and finds the same."""
+    from lpsvr._interior_start import _Folded
+
+    n, k, tol, t = 400, 6, 1e-4, 0.7
+    rng = np.random.default_rng(5)
+    X = rng.uniform(-2.0, 2.0, (n, 6))
+    params = dict(kernel="rbf", gamma=0.2, degree=3, coef0=0.0)
+    cost = rng.uniform(0.5, 2.0, n)
+    beta = rng.normal(size=n) * (rng.random(n) < 0.4)
+    part = np.flatnonzero(beta == 0.0)[:60] if folded else np.zeros(0, dtype=np.intp)
+    signs = rng.choice([-1.0, 1.0], part.size)
+    beta[part] = -t * signs * cost[part]  # the folded rows' multipliers, pi_r = t u_r
+    scale = 2.0 / np.abs(exact_g(X, beta, 0.2).astype(np.float64)).max()
+    beta, cost = beta * scale, cost * scale  # |g| crosses 1 on part of the samples
+    samples = ArraySamples(X, np.zeros(n), cost)
+    state = None
+    if folded:
+        store = _Folded(n, samples, params, 1)
+        store.add(part, signs)
+        state = store.pricing_state(t)
+        np.testing.assert_allclose(state[2], np.where(np.isin(np.arange(n), part), beta, 0.0))
+    viol = np.abs(exact_g(X, beta, 0.2).astype(np.float64)) - 1.0
+    in_cols = rng.random(n) < 0.1
+    cand = np.flatnonzero(~in_cols & (viol > tol))
+    assert np.abs(viol[cand] - tol).min() > 1e-4  # no candidate at float32's edge
+    assert cand.size > k  # more violating columns than taken
+    expected = cand[np.argsort(-viol[cand])][:k]
+    got = rounded_pricing(samples, state, beta, in_cols, tol, k, params, 1)
+    assert got.size == k and not in_cols[got].any()
+    np.testing.assert_allclose(viol[got], viol[expected], rtol=0, atol=1e-5)
+    np.testing.assert_array_equal(np.sort(got), np.sort(expected))  # no near ties here
+    # the exact pricing takes the same columns
+    _, top = full_pricing(samples, state, beta, in_cols, tol, k, params, 1)
+    np.testing.assert_array_equal(got, top)
+
+
+def test_rounded_outputs_match_the_float64_outputs():
+    """``Outputs(rounded=True)``, the interior rounds' check: f in float64 (b added in
+    float64) within float32 rounding of the exact outputs; the default stays float64."""
+    rng = np.random.default_rng(2)
+    X = rng.uniform(-2.0, 2.0, (300, 5))
+    rows, coef, b = X[:40], rng.normal(size=40), 1234.5
+    params = dict(kernel="rbf", gamma=0.3, degree=3, coef0=0.0)
+    exact = exact_g(np.r_[X, rows], np.r_[np.zeros(300), coef], 0.3)[:300].astype(np.float64) + b
+    plain = Outputs(rows, coef, b, params, 1).f(X)
+    rounded = Outputs(rows, coef, b, params, 1, rounded=True).f(X)
+    assert plain.dtype == rounded.dtype == np.float64
+    np.testing.assert_allclose(plain, exact, rtol=0, atol=1e-9)
+    err = np.abs(rounded - exact)
+    assert err.max() <= 1e-5 * np.abs(coef).sum()
+    assert err.max() > 1e-9  # rounded: not the float64 sum

@@ -7,7 +7,7 @@ import numpy as np
 from svmcore.kernels import gram, kernel_matvec
 
 from ._interior import MIXED_ABOVE, basis_guess, constraint_rows, interior_point_rows
-from ._passes import Outputs, full_pricing, primal_block
+from ._passes import Outputs, primal_block, rounded_pricing
 from ._result import row_multipliers
 
 __all__ = ["interior_sets"]
@@ -147,7 +147,7 @@ def interior_sets(
             break
         basis, t = _guess(point, u, folded)
         alpha, b = point["y"][1:], float(point["y"][0])
-        outputs = last_f = Outputs(X[cols], alpha, b, kernel_params, n_jobs)
+        outputs = last_f = Outputs(X[cols], alpha, b, kernel_params, n_jobs, rounded=True)
         check = partial(primal_block, outputs, epsilon, screen, False)
         parts = samples.map(check, in_rows, folded.mask)
         side = np.concatenate([p["side"] for p in parts])
@@ -167,10 +167,10 @@ def interior_sets(
         # 2026-11-26) brought in hundreds that the next point found inactive, and the
         # interior point's cost grows as |P|^2 |R| (so did |P| of a coarse level's seed,
         # fit_row_column's max_add before 2026-11-27)
-        _, new_cols = full_pricing(
+        # in float32: the candidates only (rounded_pricing); the exact rounds decide
+        new_cols = rounded_pricing(
             samples, folded.pricing_state(t), beta, in_cols, screen, max_add, kernel_params, n_jobs
         )
-        new_cols = new_cols[:max_add]
         # drop what the point shows inactive: columns with |g_i| well inside 1 (their
         # ranged row basic) and rows well inside the tube (pi_r nonbasic at 0); the
         # point stays optimal for the smaller LP and the basis keeps its size
@@ -367,7 +367,7 @@ class _Folded:
 
     def pricing_state(self, t):
         """The folded rows' share of the pricing at ``pi_r = t u_r``, as a
-        :func:`~lpsvr._passes.full_pricing` state ``(g, err, beta)``; None if none is folded.
+        :func:`~lpsvr._passes.rounded_pricing` state ``(g, err, beta)``; None if none is folded.
 
         Their multipliers enter ``beta = mu - nu`` as ``-s_r t u_r`` (``mu``: rows
         ``s = -1``), hence ``-t`` times the kept sums.
