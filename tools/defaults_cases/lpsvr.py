@@ -11,10 +11,10 @@ Left out, with the reason: Friedman #1 and the classification sets above
 ``DENSE_MAX_N`` training rows. With d > 1 the LP has hundreds of nonzero coefficients
 and every round works on a dense LP: Friedman #1 at N = 2,000 takes 0.87-0.94 s against
 SVR's 0.09 s, at N = 10,000 (standardized x, raw y: ``tools/lpsvr_friedman.py``)
-14.7-15.2 s against SVR's 2.2 s (6.7-6.9x), at N = 20,000 50.6-52.0 s against 8.8-9.8 s
-(5.7-6.0x; 6093c32, one thread, load 0.8-2.0; see the lpsvr README, "HiGHS per-solve
-overhead"); the suite's own N = 20,000 set (y / 5) was not timed and stays out so that a
-quick run stays a run of seconds for this case.
+11.4-12.6 s against SVR's 2.2-2.3 s (5.2-5.7x), at N = 20,000 34.7-37.8 s against
+8.8-9.6 s (3.9-4.1x; f26046a, one thread, load 3.4-4.6; see the lpsvr README, "Interior
+rounds priced in float32"); the suite's own N = 20,000 set (y / 5) was not timed and
+stays out so that a quick run stays a run of seconds for this case.
 The one-dimensional sinc has ~10 nonzero coefficients at any N.
 """
 
