@@ -29,8 +29,8 @@ class Outputs:
 
     def __init__(self, rows, coef, b, kernel_params, n_jobs, rounded=False):
         dtype = np.float32 if rounded else None
-        self.rows, self.coef, self.b = rows.astype(dtype or rows.dtype, copy=False), coef, b
-        self.coef = coef.astype(dtype or coef.dtype, copy=False)
+        self.rows = rows.astype(dtype or rows.dtype, copy=False)
+        self.coef, self.b = coef.astype(dtype or coef.dtype, copy=False), b
         self.kernel_params, self.n_jobs, self.dtype = kernel_params, n_jobs, dtype
 
     def f(self, X):
