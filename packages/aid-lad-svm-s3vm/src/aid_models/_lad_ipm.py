@@ -20,20 +20,12 @@ import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
 
-from svmcore.linalg import weighted_gram
+from svmcore.linalg import boundary_step, weighted_gram
 from svmcore.typing import ArrayLike, MatrixLike
 
 __all__ = ["lad_interior_point"]
 
 _STEP = 0.99995  # fraction of the way to the boundary
-
-
-def _max_step(v, dv):
-    """Largest alpha in (0, 1] with v + alpha dv >= 0 (v > 0)."""
-    neg = dv < 0
-    if not neg.any():
-        return 1.0
-    return min(1.0, float(np.min(-v[neg] / dv[neg])))
 
 
 def _balanced(X, e, rtol=1e-9):
@@ -149,15 +141,15 @@ def lad_interior_point(
         mu = (s1 @ z + s2 @ v) / (2 * K)
         # Predictor (affine scaling), then Mehrotra's corrector with centring sigma.
         _, de_a, dz_a, dv_a = direction(-s1 * z, -s2 * v)
-        ap = min(_max_step(s1, de_a), _max_step(s2, -de_a))
-        ad = min(_max_step(z, dz_a), _max_step(v, dv_a))
+        ap = min(boundary_step(s1, de_a), boundary_step(s2, -de_a))
+        ad = min(boundary_step(z, dz_a), boundary_step(v, dv_a))
         mu_aff = ((s1 + ap * de_a) @ (z + ad * dz_a) + (s2 - ap * de_a) @ (v + ad * dv_a)) / (2 * K)
         sigma = (mu_aff / mu) ** 3
         dbeta, de, dz, dv = direction(
             sigma * mu - s1 * z - de_a * dz_a, sigma * mu - s2 * v + de_a * dv_a
         )
-        ap = _STEP * min(_max_step(s1, de), _max_step(s2, -de))
-        ad = _STEP * min(_max_step(z, dz), _max_step(v, dv))
+        ap = _STEP * min(boundary_step(s1, de), boundary_step(s2, -de))
+        ad = _STEP * min(boundary_step(z, dz), boundary_step(v, dv))
         e = np.clip(e + ap * de, -w, w)
         s1 = s1 + ap * de
         s2 = s2 - ap * de

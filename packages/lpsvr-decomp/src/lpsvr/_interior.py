@@ -19,7 +19,7 @@ import scipy.linalg as sla
 from scipy.linalg.blas import dsyrk, ssyrk
 
 from svmcore import blas_threads
-from svmcore.linalg import RowProducts
+from svmcore.linalg import RowProducts, boundary_step
 
 __all__ = ["basis_guess", "constraint_rows", "interior_point", "interior_point_rows"]
 
@@ -272,15 +272,8 @@ def _direction(state, r_xz, r_tv):
 
 def _step_lengths(x, t, z, v, dx, dz, dv):
     """Largest primal and dual steps (<= 1) keeping ``x, t = u - x, z, v`` nonnegative."""
-    ap = ad = 1.0
-    for val, dval in ((x, dx), (t, -dx)):
-        neg = dval < 0
-        if neg.any():
-            ap = min(ap, float(np.min(-val[neg] / dval[neg])))
-    for val, dval in ((z, dz), (v, dv)):
-        neg = dval < 0
-        if neg.any():
-            ad = min(ad, float(np.min(-val[neg] / dval[neg])))
+    ap = min(boundary_step(x, dx), boundary_step(t, -dx))
+    ad = min(boundary_step(z, dz), boundary_step(v, dv))
     return ap, ad
 
 

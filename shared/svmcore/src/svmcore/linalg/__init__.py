@@ -11,10 +11,12 @@
   ``X_J v`` and ``X_J^T u`` for dense and CSR ``X`` without copying ``X_J``.
 - :func:`weighted_gram`: ``X^T diag(w) X`` without a scaled copy of ``X``;
   :func:`scaled_rows` the copy ``diag(s) X`` (with an intercept column) in one array.
+- :func:`boundary_step`: the ratio test of interior-point methods, in one pass.
 - :func:`power_of_two_scaling`: exact rescaling of data whose scale would overflow;
   :func:`column_power_of_two_scaling` the same column by column (unregularized models).
 """
 
+from ._boundary import boundary_step
 from ._cgls import CGLSResult, cgls, jacobi_preconditioner
 from ._gram import scaled_rows, weighted_gram
 from ._line_search import line_search
@@ -27,6 +29,7 @@ __all__ = [
     "CGLSResult",
     "MFNStep",
     "RowProducts",
+    "boundary_step",
     "cgls",
     "column_power_of_two_scaling",
     "jacobi_preconditioner",
