@@ -85,6 +85,27 @@ def test_bounded_pricing_decides_as_the_exact_pricing(case):
         assert np.all(viol[hits] > tol)
 
 
+def test_updated_bound_covers_the_update_rounding():
+    # g + K delta rounds once more, and delta = beta - beta_g is itself rounded: a bound
+    # that only added the two sums' bounds was 1.6e-17 short on a hypothesis case.
+    g_old = np.array([0.1, 0.7, -0.3, 0.5])
+    g_delta = np.array([0.2, 1e-9, 0.1, 0.0])
+    exact = np.asarray(g_old, np.longdouble) + np.asarray(g_delta, np.longdouble)
+
+    def update(bound):  # bound: of both sums (positive: certified, 0: exact)
+        def delta_sum(X):
+            return g_delta.copy(), np.full(4, bound)
+
+        block = np.zeros((4, 1)), None, None, np.zeros(4, bool)
+        pricing_block = lpsvr._passes._pricing_block
+        return pricing_block(delta_sum, 1.0, 1e-6, 4, 0, *block, g_old, np.full(4, bound))
+
+    out = update(1e-30)  # certified sums, bounds far below a rounding
+    assert np.any(out["g"] != exact)  # the case does round
+    assert np.all(np.abs(out["g"] - exact) <= out["err"])
+    assert np.all(update(0.0)["err"] == 0.0)  # exact rows stay exact
+
+
 def test_row_column_on_sinc_sums_by_expansion_and_reaches_the_full_lp():
     """The default pricing on 1-D data takes the certified expansion, and the fit still
     ends at the single LP's optimum with the full KKT check passing."""

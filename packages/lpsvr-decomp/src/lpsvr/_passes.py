@@ -18,6 +18,8 @@ from ._samples import merge_top, top_of_block
 
 __all__ = ["Outputs", "check_block", "full_pricing", "price", "primal_block", "rounded_pricing"]
 
+_EPS = float(np.finfo(np.float64).eps)  # twice the unit round-off: a generous half ulp
+
 
 class Outputs:
     """A round's ``f = K(., X_P) alpha_P + b`` on any rows (P: the nonzero coefficients).
@@ -102,12 +104,16 @@ def price(X, rows_idx, beta, tol, kernel_params, n_jobs):
     return g
 
 
-def _pricing_block(delta_sum, tol, k, start, X, d, cost, in_cols, *state):
+def _pricing_block(delta_sum, delta_l1, tol, k, start, X, d, cost, in_cols, *state):
     """Full pricing on one block: ``g += K(X, X_S) delta_S`` and its ``k`` best columns.
 
     ``delta_sum`` (:class:`svmcore.kernels.KernelSum`) gives the change of g with a bound
     ``err`` on its error. ``state`` is ``()`` for the first pricing (g = K delta) and
-    ``(g, err)`` after it. The block returns its new g and err, the rows whose g must be
+    ``(g, err)`` after it; an update's bound also covers its own rounding: the addition
+    (at most ``eps |g|``) and the rounded change of beta (``delta_l1``, the 1-norm of
+    the change: ``eps delta_l1`` bounds ``K`` times its rounding, as ``|k| <= 1`` where a
+    bound is positive, the RBF kernel). Without them a hypothesis case ended 1.6e-17
+    outside its bound. The block returns its new g and err, the rows whose g must be
     computed exactly (``unsure``: the bound cannot prove ``|g_i| - 1 <= tol``, or i is in
     P, whose g the final KKT check reads) and, among the other rows, the columns outside
     P with ``|g_i| - 1 > tol``, best first (all exact: a row with err > 0 that is not
@@ -116,6 +122,7 @@ def _pricing_block(delta_sum, tol, k, start, X, d, cost, in_cols, *state):
     g, err = delta_sum(X)
     if state:
         g, err = state[0] + g, state[1] + err
+        err = np.where(err > 0.0, err + _EPS * (np.abs(g) + delta_l1), 0.0)
     viol = np.abs(g) - 1.0
     unsure = (err > 0.0) & (in_cols | (viol + err > tol))
     hit = np.flatnonzero(~in_cols & ~unsure & (viol > tol))
@@ -139,7 +146,7 @@ def full_pricing(samples, state, beta, in_cols, tol, k, kernel_params, n_jobs):
     """
     delta = beta if state is None else beta - state[2]
     delta_sum = _kernel_sum(samples.X, delta, tol, kernel_params, n_jobs, samples.n)
-    fn = partial(_pricing_block, delta_sum, tol, k)
+    fn = partial(_pricing_block, delta_sum, float(np.abs(delta).sum()), tol, k)
     parts = samples.map(fn, in_cols) if state is None else samples.map(fn, in_cols, *state[:2])
     g_all = np.concatenate([p["g"] for p in parts])
     err_all = np.concatenate([p["err"] for p in parts])
