@@ -7,10 +7,24 @@ import numpy as np
 from svmcore.kernels import gram, kernel_matvec
 
 from ._interior import MIXED_ABOVE, basis_guess, constraint_rows, interior_point_rows
-from ._passes import Outputs, primal_block, rounded_pricing
+from ._passes import Outputs, full_pricing, primal_block, rounded_pricing
 from ._result import row_multipliers
 
 __all__ = ["interior_sets"]
+
+#: Largest magnitude of the data the interior rounds read in float32 (squared distances
+#: over a million features stay below float32's 3.4e38).
+FLOAT32_SAFE_MAX = 1e15
+
+
+def _magnitude(start, X, d, cost):
+    """The largest ``|x_ij|`` of a block (0 when empty)."""
+    return float(abs(X).max()) if X.shape[0] else 0.0
+
+
+def _exact_candidates(samples, state, beta, in_cols, tol, k, kernel_params, n_jobs):
+    """:func:`~lpsvr._passes.rounded_pricing`'s candidates by the float64 pricing."""
+    return full_pricing(samples, state, beta, in_cols, tol, k, kernel_params, n_jobs)[1][:k]
 
 
 def interior_sets(
@@ -135,6 +149,9 @@ def interior_sets(
     early_margin = np.inf if fold is None or fold_early is None else fold_early * max(epsilon, 1e-3)
     basis = outside = warm = last_f = None
     t, settled = 1.0, False
+    # the float32 candidates need data whose squared distances fit float32 (3.4e38): at
+    # 1e150 the cast gave inf ("X contains NaN or infinity"); float64 there
+    single = max(samples.map(_magnitude), default=0.0) <= FLOAT32_SAFE_MAX
     for _ in range(max_rounds):
         # no start to guess from an empty set (a single positive in 2002 rows left the
         # initial rows empty and gram failed with "Y is empty"; issue 19)
@@ -147,7 +164,7 @@ def interior_sets(
             break
         basis, t = _guess(point, u, folded)
         alpha, b = point["y"][1:], float(point["y"][0])
-        outputs = last_f = Outputs(X[cols], alpha, b, kernel_params, n_jobs, rounded=True)
+        outputs = last_f = Outputs(X[cols], alpha, b, kernel_params, n_jobs, rounded=single)
         check = partial(primal_block, outputs, epsilon, screen, False)
         parts = samples.map(check, in_rows, folded.mask)
         side = np.concatenate([p["side"] for p in parts])
@@ -168,7 +185,8 @@ def interior_sets(
         # interior point's cost grows as |P|^2 |R| (so did |P| of a coarse level's seed,
         # fit_row_column's max_add before 2026-11-27)
         # in float32: the candidates only (rounded_pricing); the exact rounds decide
-        new_cols = rounded_pricing(
+        pricing = rounded_pricing if single else _exact_candidates
+        new_cols = pricing(
             samples, folded.pricing_state(t), beta, in_cols, screen, max_add, kernel_params, n_jobs
         )
         # drop what the point shows inactive: columns with |g_i| well inside 1 (their
