@@ -1188,3 +1188,13 @@ def test_degenerate_data_property(n, value):
         assert reg.converged_
         assert reg.objective_ == pytest.approx(ref.objective_, abs=1e-9)
         assert np.all(np.abs(reg.predict(X) - y) <= 0.1 + 1e-6)
+
+
+def test_near_rows_join_with_violated_ones_at_most_as_many_nearest_first():
+    from lpsvr._row_column import near_rows_kept
+
+    over = np.array([-0.05, 0.2, -0.01, -0.09, 0.3, -0.02])  # 2 violated (tol 1e-3)
+    assert near_rows_kept(over, 1e-3).tolist() == [1, 2, 4, 5]  # + the 2 nearest
+    assert near_rows_kept(np.array([-0.01, -0.02]), 1e-3).size == 0  # none violated
+    many = np.r_[np.full(3, 0.5), np.full(10, -0.01)]
+    assert near_rows_kept(many, 1e-3).tolist() == [0, 1, 2, 3, 4, 5]  # ties: row order

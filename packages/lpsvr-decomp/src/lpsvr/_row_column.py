@@ -292,15 +292,8 @@ def fit_row_column(
         f = parts[0]["f"] if samples.local else None
         side = np.concatenate([p["side"] for p in parts])
         new_rows = np.concatenate([p["rows"] for p in parts])
-        if near is not None:  # near rows join only with violated ones, at most as many
-            over = np.concatenate([p["over"] for p in parts])
-            hit = over > tol
-            # nearest the edge first: in a separable LPSVC every row lies near its tube's
-            # edge, and all of them joining made the LP's rows grow with N (122 MB traced
-            # at 80,000 rows against 42 MB without near rows)
-            near_only = np.flatnonzero(~hit)
-            near_only = near_only[np.argsort(-over[near_only], kind="stable")[: hit.sum()]]
-            sel = np.sort(np.r_[np.flatnonzero(hit), near_only])
+        if near is not None:
+            sel = near_rows_kept(np.concatenate([p["over"] for p in parts]), tol)
             side, new_rows = side[sel], new_rows[sel]
         by_side = np.lexsort((new_rows, side))
         side, new_rows = side[by_side], new_rows[by_side]
@@ -379,3 +372,16 @@ def fit_row_column(
         history=history,
         columns=lp.cols,
     )
+
+
+def near_rows_kept(over, tol):
+    """Positions of the check's rows that join R when near rows are on (sorted).
+
+    ``over`` is ``s (f - d) - epsilon`` of each row the check returned: the violated ones
+    (``> tol``) all join, and with them at most as many near ones, nearest the edge
+    first; none when nothing is violated (see ``fit_row_column``'s ``near_rows``).
+    """
+    hit = over > tol
+    near_only = np.flatnonzero(~hit)
+    near_only = near_only[np.argsort(-over[near_only], kind="stable")[: hit.sum()]]
+    return np.sort(np.r_[np.flatnonzero(hit), near_only])
