@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+import aid_models._svc_chunked
 from aid_models import AIDSVC, AIDLADRegressor
 from svmcore.testing import modules_imported_by, worker_modules
 
@@ -175,11 +176,16 @@ def test_fit_on_a_distributed_cluster(cluster):
     assert_same_run(ref, est)
 
 
-def test_svc_labels_stay_on_the_workers_and_equal_the_in_memory_partitions():
+@pytest.mark.parametrize("sampled", [False, True])
+def test_svc_labels_stay_on_the_workers_and_equal_the_in_memory_partitions(monkeypatch, sampled):
     """Every partition of the Dask run is a ChunkedClusters (labels kept as a Dask array)
-    with the in-memory run's labels, the initial clustering's included."""
+    with the in-memory run's labels, the initial clustering's included; also when its
+    centres are quantiles of a sample of the scores (above 100,000 rows; here 600)."""
     from svmcore.clustering import ChunkedClusters
 
+    if sampled:
+        monkeypatch.setattr(aid_models._svc_chunked, "SCORE_SAMPLE_MIN", 600)
+        assert aid_models._svc_chunked.score_sample_size(5000, 5) == 600
     X, y = _svc_data(5000, 4, seed=3)
     seen = {"memory": [], "dask": []}
 
@@ -193,6 +199,35 @@ def test_svc_labels_stay_on_the_workers_and_equal_the_in_memory_partitions():
         assert isinstance(b, ChunkedClusters) and not isinstance(a, ChunkedClusters)
         np.testing.assert_array_equal(b.labels, a.labels)
         np.testing.assert_array_equal(b.sizes, a.sizes)
+
+
+def test_svc_class_missing_from_the_score_sample(monkeypatch):
+    """A class with no row in the score sample (2 positives in 5,000 rows, 600 sampled)
+    takes its centres from all its scores: the same partitions in memory and on Dask,
+    where only that class's scores come to the caller."""
+    monkeypatch.setattr(aid_models._svc_chunked, "SCORE_SAMPLE_MIN", 600)
+    every = []
+    real = aid_models._svc_chunked._every_score
+
+    def spy(data, coef, intercept, cls):
+        every.append(out := real(data, coef, intercept, cls))
+        return out
+
+    monkeypatch.setattr(aid_models._svc_chunked, "_every_score", spy)
+    X, _ = _svc_data(5000, 4, seed=3)
+    y = np.zeros(5000, dtype=int)
+    y[[17, 4242]] = 1
+    X[[17, 4242]] += 3.0
+    seen = {"memory": [], "dask": []}
+
+    def keep(name):
+        return lambda record: seen[name].append(record["clusters"]) and None
+
+    AIDSVC(random_state=1, callback=keep("memory")).fit(X, y)
+    AIDSVC(random_state=1, callback=keep("dask")).fit(da.from_array(X, chunks=(1200, 4)), y)
+    assert [e.size for e in every] == [2]
+    for a, b in zip(seen["memory"], seen["dask"], strict=True):
+        np.testing.assert_array_equal(b.labels, a.labels)
 
 
 @pytest.mark.parametrize("lp_method", ["auto", "warm"])

@@ -17,6 +17,7 @@ from sklearn.svm import SVC, SVR
 
 import lpsvr._lpsvc
 import lpsvr._lpsvr
+import lpsvr._row_column
 from lpsvr import LPSVC, LPSVR
 from lpsvr._constraint_decomposition import constraint_decomposition
 from lpsvr._interior import (
@@ -564,6 +565,36 @@ def test_interior_start_skips_a_simplex_only_subsample_level():
     assert max(auto.kkt["dual"], auto.kkt["complementarity"]) < 1e-6
     for key in (False, True):
         assert auto.objective == pytest.approx(fits[key].objective, rel=1e-9)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e150])
+def test_float32_guard_is_one_pass_per_fit(monkeypatch, scale):
+    """Whether the interior rounds may read the data in float32 is decided once per fit
+    (one pass over the samples) and handed to every subsample level: at scale 1 both
+    levels' rounds read float32, at 1e150 (squared distances past float32) neither does."""
+    X, d = make_friedman1(600, n_features=5, noise=0.5, random_state=0)
+    X = (X - 0.5) * 2.0 * scale
+    passes, seen = [], []
+    real_safe, real_sets = lpsvr._row_column.float32_safe, lpsvr._row_column.interior_sets
+
+    def counted_safe(samples):
+        passes.append(samples.n)
+        return real_safe(samples)
+
+    def recorded_sets(samples, *args, **kwargs):
+        seen.append((samples.n, kwargs["single"]))
+        return real_sets(samples, *args, **kwargs)
+
+    monkeypatch.setattr(lpsvr._row_column, "float32_safe", counted_safe)
+    monkeypatch.setattr(lpsvr._row_column, "interior_sets", recorded_sets)
+    params = dict(kernel="rbf", gamma=0.2 / scale**2, degree=3, coef0=0.0)
+    res = fit_row_column(
+        X, d, np.ones(d.size), epsilon=0.1, kernel_params=params, n_jobs=1,
+        random_state=0, min_level=150, interior=True,
+    )  # fmt: skip
+    assert res.converged
+    assert passes == [600]
+    assert seen == [(150, scale == 1.0), (600, scale == 1.0)]
 
 
 def _dual_row_column_lp(n, n_cols, seed):

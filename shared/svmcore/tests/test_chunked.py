@@ -70,6 +70,16 @@ def test_row_blocks_map_reduce_take(n, chunk, sparse, seed):
     assert seen == starts
     with pytest.raises(ValueError, match="inside"):
         rows.take([n])
+    # map_rows_at: each chunk holding some indices sees its own positions of them
+    # (duplicates once), with the shared values after them; other chunks are not read
+    dup = np.r_[idx, idx[:1]]
+    parts = rows.map_rows_at(dup, lambda s, X, y, w, r, k: (s, s + r, k * y[r]), shared=(2.0,))
+    want = np.sort(idx)
+    assert [p[0] for p in parts] == sorted({int(i) // chunk * chunk for i in idx})
+    np.testing.assert_array_equal(np.concatenate([p[1] for p in parts]), want)
+    np.testing.assert_array_equal(np.concatenate([p[2] for p in parts]), 2.0 * y[want])
+    with pytest.raises(ValueError, match="indices must be row numbers"):
+        rows.map_rows_at([], lambda *a: None)
 
 
 def test_map_predict_is_lazy_with_the_right_shapes():

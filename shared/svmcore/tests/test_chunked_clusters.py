@@ -14,6 +14,7 @@ from svmcore.clustering import (
     kmeans_one_iteration,
     mixed_groups,
     nearest_centre,
+    quantile_centres,
 )
 from svmcore.clustering._label_passes import key_tally, relabel, split_by_key, split_lookup
 
@@ -170,6 +171,21 @@ def test_kmeans_centres_and_nearest_centre_recompose_one_iteration(p):
     np.testing.assert_array_equal(
         (np.cumsum(present) - 1)[raw], kmeans_one_iteration(Z, 40, random_state=3)
     )
+
+
+def test_quantile_centres_are_the_one_dimensional_initial_centres():
+    z = np.random.default_rng(0).standard_t(2, size=2001)
+    np.testing.assert_array_equal(
+        quantile_centres(z, 7).ravel(), np.quantile(z, (np.arange(7) + 0.5) / 7)
+    )
+    np.testing.assert_array_equal(
+        kmeans_centres(z, 7), kmeans_centres(z, 7, init=quantile_centres(z, 7))
+    )
+    assert quantile_centres([4.0], 3).ravel().tolist() == [4.0, 4.0, 4.0]
+    with pytest.raises(ValueError, match="values"):
+        quantile_centres(np.array([]), 2)
+    with pytest.raises(ValueError, match="n_clusters"):
+        quantile_centres(z, 0)
 
 
 def test_kept_rows_and_row_blocks_read_kept_arrays_where_they_live():

@@ -38,7 +38,15 @@ from svmcore.solvers import (
 from ._codes import margin_codes
 from ._common import initial_cluster_count, sample_rows
 from ._svc_bound import aggregated_dual_bound
-from ._svc_chunked import chunked_initial_clusters, hyperplane_scores, margin_block
+from ._svc_chunked import (
+    CLASSES,
+    chunked_initial_clusters,
+    class_cluster_count,
+    hyperplane_scores,
+    initial_centres,
+    margin_block,
+    score_sample_size,
+)
 
 __all__: list[str] = []
 
@@ -136,9 +144,12 @@ class _SVCProblem(AIDProblem):
                 random_state=self.seed,
                 **({} if self.linear else {**self.kernel_params, "gamma": self.gamma}),
             )
+        # the initial centres: quantiles of the scores of a uniform sample of rows (all
+        # rows up to 100,000; chunked_initial_clusters)
+        score_rows = sample_rows(n, score_sample_size(n, k0), rng)
         if isinstance(data, DaskSource):  # linear: labels made and kept where the rows are
             plane = (None, None) if fit is None else (fit.coef, fit.intercept)
-            return chunked_initial_clusters(data, *plane, k0)
+            return chunked_initial_clusters(data, *plane, k0, score_rows)
         if fit is None:
             d = np.zeros(n)
         elif self.linear:
@@ -151,10 +162,12 @@ class _SVCProblem(AIDProblem):
         # Clusters never mix labels (sec. 3.2): each class is clustered on its own.
         labels = np.empty(n, dtype=np.int64)
         offset = 0
-        for cls in (-1.0, 1.0):
+        for cls in CLASSES:
             members = np.flatnonzero(y == cls)
-            k_cls = max(1, round(k0 * members.size / n))
-            lab = kmeans_one_iteration(d[members], k_cls, random_state=rng)
+            k_cls = class_cluster_count(k0, members.size, n)
+            sampled = d[score_rows][y[score_rows] == cls]
+            init = initial_centres(sampled, lambda members=members: d[members], k_cls)
+            lab = kmeans_one_iteration(d[members], k_cls, init=init)
             labels[members] = lab + offset
             offset += int(lab.max()) + 1
         return Clusters(labels)

@@ -10,7 +10,7 @@ from ._interior import MIXED_ABOVE, basis_guess, constraint_rows, interior_point
 from ._passes import Outputs, full_pricing, primal_block, rounded_pricing
 from ._result import row_multipliers
 
-__all__ = ["interior_sets"]
+__all__ = ["float32_safe", "interior_sets"]
 
 #: Largest magnitude of the data the interior rounds read in float32 (squared distances
 #: over a million features stay below float32's 3.4e38).
@@ -20,6 +20,16 @@ FLOAT32_SAFE_MAX = 1e15
 def _magnitude(start, X, d, cost):
     """The largest ``|x_ij|`` of a block (0 when empty)."""
     return float(abs(X).max()) if X.shape[0] else 0.0
+
+
+def float32_safe(samples):
+    """Whether the interior rounds may read ``samples`` in float32 (one pass over the data).
+
+    The float32 candidates need data whose squared distances fit float32 (3.4e38): at
+    1e150 the cast gave inf ("X contains NaN or infinity"); float64 there. A subset of
+    safe samples is safe, so a fit decides once for all its levels.
+    """
+    return max(samples.map(_magnitude), default=0.0) <= FLOAT32_SAFE_MAX
 
 
 def _exact_candidates(samples, state, beta, in_cols, tol, k, kernel_params, n_jobs):
@@ -54,6 +64,7 @@ def interior_sets(
     fold_early_rows=4096,
     mixed=True,
     early_tol=1e-2,
+    single=None,
 ):
     """Grow P and R by the KKT check at interior-point solutions; a starting basis for HiGHS.
 
@@ -131,6 +142,10 @@ def interior_sets(
     direction against the float64 one (``interior_point(mixed=True)``); the final point,
     whose basis HiGHS starts from, is float64 throughout.
 
+    ``single`` (None: :func:`float32_safe` of ``samples``, one pass over them): whether
+    the rounds price columns and check rows in float32 (only candidates; the exact rounds
+    decide in float64).
+
     Returns ``(cols, row_samples, row_signs, basis, outside)``: ``basis`` the
     :func:`~lpsvr._interior.basis_guess` of the last point, extended by the rows and
     columns added after it (new ``pi_r`` nonbasic at 0, new ranged rows basic), or None
@@ -149,9 +164,7 @@ def interior_sets(
     early_margin = np.inf if fold is None or fold_early is None else fold_early * max(epsilon, 1e-3)
     basis = outside = warm = last_f = None
     t, settled = 1.0, False
-    # the float32 candidates need data whose squared distances fit float32 (3.4e38): at
-    # 1e150 the cast gave inf ("X contains NaN or infinity"); float64 there
-    single = max(samples.map(_magnitude), default=0.0) <= FLOAT32_SAFE_MAX
+    single = float32_safe(samples) if single is None else single
     for _ in range(max_rounds):
         # no start to guess from an empty set (a single positive in 2002 rows left the
         # initial rows empty and gram failed with "Y is empty"; issue 19)

@@ -18,7 +18,7 @@ from svmcore.kernels import gram
 from svmcore.solvers import TimeBudget
 
 from ._folding import FoldedRowColumnLP
-from ._interior_start import interior_sets
+from ._interior_start import float32_safe, interior_sets
 from ._passes import Outputs, full_pricing, price, primal_block
 from ._result import _result, _result_at, _sample_multipliers
 from ._samples import as_samples, total
@@ -88,6 +88,7 @@ def fit_row_column(
     fold_min=4096,
     interior_fold_margin=1.0,
     near_rows=None,
+    float32_data=None,
 ):
     """Exact LP-SVR by separate row and column generation (not in the paper).
 
@@ -163,6 +164,11 @@ def fit_row_column(
     (122 MB traced at 80,000 rows against 42 MB), and with the cap a HiGHS re-solve in
     a test ended 1e-9 relative above the optimum; off, Friedman #1 took 12.0 s at 10,000
     and 34.0 s at 20,000 (one thread, load 1) against 10.9-11.5 s and 34.7-37.8 s on.
+
+    ``float32_data`` (None: decided here by one pass over the samples, when a level takes
+    the interior start): whether the interior rounds may read the data in float32
+    (:func:`lpsvr._interior_start.float32_safe`); the subsample levels take the top
+    level's answer instead of a pass each.
     """
     samples = as_samples(X, d, cost)
     N = samples.n
@@ -200,6 +206,9 @@ def fit_row_column(
         interior = N >= INTERIOR_MIN_SAMPLES and d_features > 1
         # no subsample level under INTERIOR_MIN_LEVEL below an interior level
         recurse &= not interior or N // coarsen >= INTERIOR_MIN_LEVEL
+    if interior and float32_data is None:
+        float32_data = float32_safe(samples)
+    kw["float32_data"] = float32_data
     if recurse:
         sub = np.sort(rng.choice(N, size=N // coarsen, replace=False))
         coarse = fit_row_column(samples.subset(sub), None, None, random_state=rng, **kw)
@@ -235,6 +244,7 @@ def fit_row_column(
             screen=max(tol, 1e-4),
             max_rounds=interior_rounds,
             max_add=max_add_columns,
+            single=float32_data,
         )
     lp = FoldedRowColumnLP(
         samples.X, samples.d, samples.cost, epsilon, kernel_params, n_jobs=n_jobs, lp_tol=lp_tol

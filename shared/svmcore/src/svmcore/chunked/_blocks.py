@@ -195,27 +195,50 @@ class RowBlocks:
 
         Only the chunks that hold one of them are read, and only those rows come back.
         """
+        parts = self.map_rows_at(indices, _select_rows)
+        X_parts, y_parts, w_parts = zip(*parts, strict=True)
+        X = sp.vstack(X_parts, format="csr") if sp.issparse(X_parts[0]) else np.vstack(X_parts)
+        y = None if y_parts[0] is None else np.concatenate(y_parts)
+        w = None if w_parts[0] is None else np.concatenate(w_parts)
+        return X, y, w
+
+    def map_rows_at(self, indices: ArrayLike, fn: Callable, shared: Sequence = ()) -> list:
+        """``fn(start, X_i, y_i, w_i, rows_i, *shared)`` for each chunk i holding some ``indices``.
+
+        ``rows_i`` are the chunk's positions of the (unique, ascending) ``indices``; only
+        those chunks are read, and only ``fn``'s results come back (e.g. a model's scores
+        of sampled rows, never the rows). Each task gets its own chunk's row numbers (a
+        mask over all rows would travel in the graph: 64 MB at 64M rows).
+
+        Parameters
+        ----------
+        indices : array-like of int
+            Row indices in ``[0, n_samples)``; duplicates count once.
+        fn : callable
+            Called on a worker as above.
+        shared : sequence, default=()
+            Values passed after ``rows_i`` to every task (as for :meth:`map`).
+
+        Returns
+        -------
+        list
+            One result per chunk read, in row order.
+        """
         indices = np.unique(np.asarray(indices, dtype=np.int64))
         if indices.size == 0 or indices[0] < 0 or indices[-1] >= self.n_samples:
-            raise ValueError("take() needs indices inside [0, n_samples).")
-        import dask
-
-        # Each task gets its own chunk's row numbers (a mask over all rows would travel
-        # in the graph: 64 MB at 64M rows).
+            raise ValueError(
+                "indices must be row numbers inside [0, n_samples), got none or others."
+            )
         bounds = np.searchsorted(indices, self.starts)
+        extra = shared_values(shared)
         tasks = []
         for i in range(len(self.row_chunks)):
             if bounds[i] == bounds[i + 1]:
                 continue
             rows = indices[bounds[i] : bounds[i + 1]] - self.starts[i]
             X_i, y_i, w_i = (parts[i] for parts in self._parts)
-            tasks.append(chunk_task(_select_rows, 0, X_i, y_i, w_i, rows))
-        parts = dask.compute(*tasks)
-        X_parts, y_parts, w_parts = zip(*parts, strict=True)
-        X = sp.vstack(X_parts, format="csr") if sp.issparse(X_parts[0]) else np.vstack(X_parts)
-        y = None if y_parts[0] is None else np.concatenate(y_parts)
-        w = None if w_parts[0] is None else np.concatenate(w_parts)
-        return X, y, w
+            tasks.append(chunk_task(fn, int(self.starts[i]), X_i, y_i, w_i, rows, *extra))
+        return compute_each(tasks)
 
     def iter_chunks(self) -> Iterator[tuple]:
         """Yield ``(start, X_i, y_i, w_i)`` computed one chunk at a time on the caller.

@@ -10,6 +10,7 @@ from ._kmeans import (
     kmeans_seed_rows,
     moved_centres,
     nearest_centre,
+    quantile_centres,
 )
 from ._label_passes import mixed_groups
 from ._sums import group_sums, group_totals
@@ -27,4 +28,5 @@ __all__ = [
     "moved_centres",
     "mixed_groups",
     "nearest_centre",
+    "quantile_centres",
 ]

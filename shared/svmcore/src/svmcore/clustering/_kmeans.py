@@ -19,6 +19,7 @@ __all__ = [
     "kmeans_seed_rows",
     "moved_centres",
     "nearest_centre",
+    "quantile_centres",
 ]
 
 # Above this many centres (in at most _TREE_MAX_DIMS dimensions) the assignment uses a
@@ -169,9 +170,38 @@ def _label_sums(Z, labels, n_centres):
 
 def _initial_centres(Z, n_clusters, random_state):
     if Z.shape[1] == 1:
-        q = (np.arange(n_clusters) + 0.5) / n_clusters
-        return np.quantile(Z[:, 0], q)[:, None]
+        return quantile_centres(Z[:, 0], n_clusters)
     return Z[kmeans_seed_rows(Z.shape[0], n_clusters, random_state)]
+
+
+def quantile_centres(values: ArrayLike, n_clusters: int) -> np.ndarray:
+    """The ``(k + 1/2) / K`` quantiles of 1-d values: :func:`kmeans_centres`' initial centres.
+
+    A caller whose values are too many to gather passes those of a uniform sample and
+    hands the result to :func:`kmeans_centres` (or :func:`centre_sums`) as ``init``.
+
+    Parameters
+    ----------
+    values : array-like of shape (n_values,)
+        The 1-d points (or a sample of them); at least one.
+    n_clusters : int
+        Number of centres K.
+
+    Returns
+    -------
+    ndarray of shape (n_clusters, 1)
+        Nondecreasing centres (linear interpolation between order statistics, as
+        ``numpy.quantile``).
+
+    Examples
+    --------
+    >>> quantile_centres([0.0, 1.0, 2.0, 3.0], 2).ravel().tolist()
+    [0.75, 2.25]
+    """
+    values = check_float_array(values, "values", ndim=1, dtype=np.float64)
+    n_clusters = check_positive_int(n_clusters, "n_clusters")
+    q = (np.arange(n_clusters) + 0.5) / n_clusters
+    return np.quantile(values, q)[:, None]
 
 
 def kmeans_seed_rows(n_samples: int, n_clusters: int, random_state: RandomStateLike) -> np.ndarray:
