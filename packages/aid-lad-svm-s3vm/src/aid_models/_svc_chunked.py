@@ -97,9 +97,9 @@ def chunked_initial_clusters(data, coef, intercept, k0, score_rows):
     scores did: 8 bytes a row, +1.2 GB on the caller at 64M rows). The labels equal the
     in-memory path's up to the order in which the centres' sums are added.
     """
-    n, rows = data.n_samples, data.rows
     import dask
 
+    n, rows = data.n_samples, data.rows
     sizes = dask.compute(*[(rows.y == cls).sum() for cls in CLASSES])
     parts = rows.map_rows_at(score_rows, _sampled_scores, shared=(coef, intercept))
     inits = []
