@@ -162,10 +162,11 @@ class _SVCProblem(AIDProblem):
         # Clusters never mix labels (sec. 3.2): each class is clustered on its own.
         labels = np.empty(n, dtype=np.int64)
         offset = 0
+        d_sample, y_sample = d[score_rows], y[score_rows]
         for cls in CLASSES:
             members = np.flatnonzero(y == cls)
             k_cls = class_cluster_count(k0, members.size, n)
-            sampled = d[score_rows][y[score_rows] == cls]
+            sampled = d_sample[y_sample == cls]
             init = initial_centres(sampled, lambda members=members: d[members], k_cls)
             lab = kmeans_one_iteration(d[members], k_cls, init=init)
             labels[members] = lab + offset
