@@ -19,7 +19,8 @@ v1.0 is GPL C++ and not part of the project; build it with ``g++ -O3``); otherwi
 rows are left out. Its time is the training time it prints itself (``clock()``, CPU
 seconds, file reading excluded); ``value`` also gives the subprocess's wall clock
 (reading included). Ours is the wall clock of ``fit`` after an untimed warm-up fit.
-MFN rows keep the best of ``MFN_REPEAT`` runs on every side (ours, LinearSVC, SVMlin).
+Fits under ``_timing.SHORT_FIT`` seconds (every MFN fit) are repeated on every side (ours,
+LinearSVC, SVMlin) and the best is kept (``_timing.best_of``).
 
 Run: ``SVMLIN_BIN=/path/to/svmlin python tools/bench.py --defaults --only l2svm_mfn``
 (``l2svm_mfn_tsvm``, ``l2svm_mfn_mfa``). The two Gaussians set (20k x 200, 20 labels)
@@ -50,7 +51,7 @@ from l2svm_mfn import (
 
 from . import REGISTRY
 from ._suite import classification_suite, semi_supervised_suite
-from ._timing import label, timed_fit
+from ._timing import best_of, label, timed_fit
 
 #: the lines where SVMlin v1.0 prints its training time, per algorithm
 _TOOK = {
@@ -58,8 +59,6 @@ _TOOK = {
     2: r"Transductive L2_SVM_MFN took ([0-9.eE+-]+) seconds",
     3: r"DA-SVM took ([0-9.eE+-]+) seconds",
 }
-#: timed fits per MFN row (best kept): every MFN fit of the suite takes under a second
-MFN_REPEAT = 5
 
 
 def _write_examples(path, X):
@@ -102,6 +101,11 @@ def svmlin(algo, X, labels, *options):
     return float(took[-1]), wall, w
 
 
+def _split_time(run):
+    """``svmlin``'s result as ``best_of`` takes it: ``(train s, (wall s, weights))``."""
+    return run[0], run[1:]
+
+
 def _outputs(w, X):
     return np.asarray(X @ w[:-1]).ravel() + w[-1]
 
@@ -117,9 +121,7 @@ def _coef(est):
 def mfn_defaults(size):
     rows = []
     for split in classification_suite(size):
-        # Fits of milliseconds: best of MFN_REPEAT for ours and LinearSVC (as timeit
-        # does); one timed run would mostly measure the first parallel call's thread start.
-        ours_t, ours = timed_fit(MFNClassifier, split.X, split.y, repeat=MFN_REPEAT)
+        ours_t, ours = timed_fit(MFNClassifier, split.X, split.y)
         acc = ours.score(split.X_test, split.y_test)
         y_pm = np.where(split.y == ours.classes_[1], 1.0, -1.0)
         w = _coef(ours)
@@ -127,9 +129,7 @@ def mfn_defaults(size):
         def objective(w_, y_pm=y_pm, split=split, lam=ours.alpha):
             return squared_hinge_objective(w_, _outputs(w_, split.X), y_pm, np.ones(y_pm.size), lam)
 
-        base_t, base = timed_fit(
-            lambda: LinearSVC(random_state=0), split.X, split.y, repeat=MFN_REPEAT, warm_rows=0
-        )
+        base_t, base = timed_fit(lambda: LinearSVC(random_state=0), split.X, split.y, warm_rows=0)
         rows.append(
             Row(
                 component=label("MFNClassifier()", split),
@@ -142,8 +142,11 @@ def mfn_defaults(size):
             )
         )
         if "SVMLIN_BIN" in os.environ:
-            runs = [svmlin(1, split.X, y_pm, "-W", ours.alpha) for _ in range(MFN_REPEAT)]
-            svm_t, wall, w_svm = min(runs, key=lambda run: run[0])
+            svm_t, (wall, w_svm) = best_of(
+                lambda y_pm=y_pm, ours=ours, split=split: _split_time(
+                    svmlin(1, split.X, y_pm, "-W", ours.alpha)
+                )
+            )
             pred = np.where(_outputs(w_svm, split.X_test) > 0, *ours.classes_[::-1])
             ref = objective(w_svm)
             gap = (objective(w) - ref) / abs(ref)
@@ -196,7 +199,11 @@ def _semi_rows(method, size):
         if "SVMLIN_BIN" in os.environ:
             labels = np.where(lab, np.where(split.y == 1, 1, -1), 0)
             options = ("-W", lam, "-U", lam_u, "-R", r)
-            svm_t, wall, w_svm = svmlin(algo, split.X, labels, *options)
+            svm_t, (wall, w_svm) = best_of(
+                lambda algo=algo, split=split, labels=labels, options=options: _split_time(
+                    svmlin(algo, split.X, labels, *options)
+                )
+            )
             obj = [_semi_objective(method, v, split, lam, lam_u, r) for v in (w, w_svm)]
             base_err = _transductive_error(_outputs(w_svm, split.X), split)
             rows.append(

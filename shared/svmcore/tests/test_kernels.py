@@ -1,5 +1,7 @@
 """svmcore.kernels against scikit-learn's pairwise kernels and naive loops."""
 
+import math
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -218,6 +220,21 @@ def test_resolve_gamma_scale_survives_extreme_feature_scales(scale):
     expected = 1.0 / (5 * X.var()) / scale**2
     assert resolve_gamma("scale", X * scale) == pytest.approx(expected, rel=1e-12)
     assert resolve_gamma("scale", sp.csr_matrix(X * scale)) == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "scale"),
+    [(np.float64, s) for s in (1e-90, 1e-3, 1.0, 1e40, 1e90)]
+    + [(np.float32, s) for s in (1e-15, 1.0, 1e15)],
+)
+def test_resolve_gamma_plain_variance_equals_the_scaled_one(scale, dtype):
+    # Dense data well inside float range take X.var() directly; scaling by a power of two
+    # is exact, so the value must be the scaled path's to the last bit.
+    X, _ = make_data(40, 1, 6, np.float64, seed=9)
+    X = (X * scale).astype(dtype)
+    k = math.frexp(float(np.abs(X).max()))[1]
+    scaled = np.ldexp(1.0 / (6 * float((X * np.ldexp(1.0, -k)).var(dtype=np.float64))), -2 * k)
+    assert resolve_gamma("scale", X) == scaled
 
 
 @pytest.mark.parametrize("scale", [1e-160, 1e160])

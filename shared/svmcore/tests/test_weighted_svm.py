@@ -359,6 +359,27 @@ def test_skipping_the_objective_keeps_the_libsvm_solution():
         fit_weighted_svm(X, y, s, compute_objective="no", **kw)
 
 
+@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("weights", ["none", "uniform", "zeros"])
+def test_unchecked_input_gives_the_checked_solution(solver, weights):
+    X, y = _blobs(60, 3, seed=5)
+    s = {
+        "none": None,
+        "uniform": np.random.default_rng(6).uniform(0.5, 2.0, size=60),
+        "zeros": np.r_[np.zeros(10), np.ones(50)],
+    }[weights]
+    kw = dict(C=2.0, solver=solver, tol=1e-8, random_state=0)
+    checked = fit_weighted_svm(X, y, s, **kw)
+    unchecked = fit_weighted_svm(X, y.astype(np.int64), s, check_input=False, **kw)
+    np.testing.assert_array_equal(unchecked.dual_coef, checked.dual_coef)
+    np.testing.assert_array_equal(unchecked.coef, checked.coef)
+    assert unchecked.intercept == checked.intercept
+    assert unchecked.objective == checked.objective
+    # the checks are what check_input=False skips: a bad label reaches the solver as it is
+    with pytest.raises(ValueError, match="only -1 and \\+1"):
+        fit_weighted_svm(X, np.where(y > 0, 2.0, -1.0), s, **kw)
+
+
 @pytest.mark.parametrize(
     "kwargs,exc,match",
     [

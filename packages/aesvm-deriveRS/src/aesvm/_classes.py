@@ -332,10 +332,10 @@ class AESVC(ClassifierMixin, BaseEstimator):
         }
 
     def _epsilon(self, mean_diag):
-        """``epsilon_``: ``epsilon``, or for "auto" AUTO_EPSILON x ``mean_diag()``."""
+        """``epsilon_``: ``epsilon``, or for "auto" AUTO_EPSILON x ``mean_diag()`` (1 for rbf)."""
         if self.epsilon != "auto":
             return float(self.epsilon)
-        return AUTO_EPSILON * float(mean_diag())
+        return AUTO_EPSILON * (1.0 if self.kernel == "rbf" else float(mean_diag()))
 
     def _derive_params(self):
         """The keywords of :func:`derive_rs` (after ``_gamma`` and ``epsilon_`` are set)."""

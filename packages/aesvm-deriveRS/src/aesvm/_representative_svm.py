@@ -79,6 +79,7 @@ def fit_on_representatives(
             max_iter=est.max_iter,
             cache_size=est.cache_size,
             compute_objective=est.compute_objective,
+            check_input=False,  # validated by AESVC.fit; betas are DeriveRS's
         )
         coefs[k, pos] = y_pair * res.dual_coef
         intercepts.append(res.intercept)

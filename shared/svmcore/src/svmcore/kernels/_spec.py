@@ -150,6 +150,10 @@ class KernelSpec:
         }
 
 
+#: Variances that ``X.var()`` computes as exactly as the scaled path of ``resolve_gamma``.
+_PLAIN_VAR_RANGE = (1e-200, 1e200)
+
+
 def resolve_gamma(gamma: str | float, X: MatrixLike) -> float:
     """Turn scikit-learn's ``"scale"``/``"auto"`` gamma into a number.
 
@@ -187,6 +191,13 @@ def resolve_gamma(gamma: str | float, X: MatrixLike) -> float:
             raise ValueError("X has no features; gamma cannot be resolved.")
         if gamma == "auto":
             return 1.0 / n_features
+        if not sp.issparse(X):
+            with np.errstate(all="ignore"):
+                var = float(X.var(dtype=np.float64))
+            # Far from float64's limits no square under- or overflowed: the value the
+            # scaled path below gives (scaling by 2^-k is exact), one pass fewer.
+            if _PLAIN_VAR_RANGE[0] < var < _PLAIN_VAR_RANGE[1]:
+                return 1.0 / (n_features * var)
         # The variance of X / 2^k (k from the largest entry) cannot overflow or underflow
         # where X.var() would; 1 / (n_features var) is then formed in exponent space.
         values = X.data if sp.issparse(X) else X

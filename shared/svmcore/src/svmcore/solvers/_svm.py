@@ -170,6 +170,7 @@ def fit_weighted_svm(
     cache_size: float = 200.0,
     random_state: RandomStateLike = None,
     compute_objective: bool = True,
+    check_input: bool = True,
 ) -> WeightedSVMResult:
     """Solve the weighted L1-hinge SVM (per-sample C) with libsvm or liblinear.
 
@@ -224,6 +225,12 @@ def fit_weighted_svm(
         ``objective`` and ``dual_objective`` are NaN and the intercept is libsvm's own
         (as ``SVC``'s). Ignored for the linear kernel and liblinear, whose pass is
         cheap (O(nnz)).
+    check_input : bool, default=True
+        False skips the checks of the inputs and options, as scikit-learn's
+        ``check_input``: for a caller that has validated them (finite float ``X``,
+        labels in ``{-1, +1}``, finite non-negative weights, both labels among the
+        positive-weight samples, valid options). The solvers' own validation still
+        runs; on small data the checks are a tenth of the fit.
 
     Returns
     -------
@@ -286,19 +293,24 @@ def fit_weighted_svm(
     >>> round(float(res.coef[0]), 4), round(res.intercept, 4), round(res.objective, 4)
     (1.0, -2.0, 0.5)
     """
-    X = check_float_array(X, "X", accept_sparse=True)
-    n = X.shape[0]
-    y = _check_labels(y, n)
-    C = check_real(C, "C", low=0.0, low_closed=False)
-    _check_options(kernel, solver, gamma, degree, coef0, tol, max_iter, intercept_scaling)
-    if kernel != "rbf":  # the linear and polynomial kernels square the data unscaled
-        check_magnitude(X, "X", f"libsvm/liblinear ({kernel} kernel)")
-    check_real(margin_tol, "margin_tol", low=0.0)
-    if not isinstance(compute_objective, (bool, np.bool_)):
-        raise TypeError(f"compute_objective must be a bool, got {compute_objective!r}.")
-    sw = check_sample_weight(sample_weight, X, dtype=np.float64)
+    if check_input:
+        X = check_float_array(X, "X", accept_sparse=True)
+        n = X.shape[0]
+        y = _check_labels(y, n)
+        C = check_real(C, "C", low=0.0, low_closed=False)
+        _check_options(kernel, solver, gamma, degree, coef0, tol, max_iter, intercept_scaling)
+        if kernel != "rbf":  # the linear and polynomial kernels square the data unscaled
+            check_magnitude(X, "X", f"libsvm/liblinear ({kernel} kernel)")
+        check_real(margin_tol, "margin_tol", low=0.0)
+        if not isinstance(compute_objective, (bool, np.bool_)):
+            raise TypeError(f"compute_objective must be a bool, got {compute_objective!r}.")
+        sw = check_sample_weight(sample_weight, X, dtype=np.float64)
+    else:
+        n = X.shape[0]
+        y = np.asarray(y, dtype=np.float64)
+        sw = np.ones(n) if sample_weight is None else np.asarray(sample_weight, np.float64)
     keep = np.flatnonzero(sw > 0)
-    if np.unique(y[keep]).size < 2:
+    if check_input and np.unique(y[keep]).size < 2:
         raise ValueError("y must contain both -1 and +1 among the samples with positive weight.")
     Xk = _int32_indices(X[keep] if keep.size < n else X)
     yk, swk = y[keep], sw[keep]
