@@ -39,18 +39,18 @@ def timed_fit(make, X, y, *, warm_rows=None, **fit_params):
 
 
 def best_of(run):
-    """``(best seconds, its payload)`` over calls of ``run() -> (seconds, payload)``.
+    """The result of ``run()`` (a tuple, seconds first) with the fewest seconds.
 
     One call when it takes ``SHORT_FIT`` seconds or more; otherwise more, until their
     seconds add up to ``SHORT_BUDGET`` or ``MAX_REPEAT`` calls.
     """
-    best, total, count, kept = float("inf"), 0.0, 0, None
-    while count == 0 or (best < SHORT_FIT and total < SHORT_BUDGET and count < MAX_REPEAT):
-        took, payload = run()
-        if took < best:
-            best, kept = took, payload
-        total, count = total + took, count + 1
-    return best, kept
+    best, total, count = None, 0.0, 0
+    while best is None or (best[0] < SHORT_FIT and total < SHORT_BUDGET and count < MAX_REPEAT):
+        result = run()
+        if best is None or result[0] < best[0]:
+            best = result
+        total, count = total + result[0], count + 1
+    return best
 
 
 def label(estimator, split):

@@ -101,11 +101,6 @@ def svmlin(algo, X, labels, *options):
     return float(took[-1]), wall, w
 
 
-def _split_time(run):
-    """``svmlin``'s result as ``best_of`` takes it: ``(train s, (wall s, weights))``."""
-    return run[0], run[1:]
-
-
 def _outputs(w, X):
     return np.asarray(X @ w[:-1]).ravel() + w[-1]
 
@@ -142,10 +137,8 @@ def mfn_defaults(size):
             )
         )
         if "SVMLIN_BIN" in os.environ:
-            svm_t, (wall, w_svm) = best_of(
-                lambda y_pm=y_pm, ours=ours, split=split: _split_time(
-                    svmlin(1, split.X, y_pm, "-W", ours.alpha)
-                )
+            svm_t, wall, w_svm = best_of(
+                lambda y_pm=y_pm, ours=ours, split=split: svmlin(1, split.X, y_pm, "-W", ours.alpha)
             )
             pred = np.where(_outputs(w_svm, split.X_test) > 0, *ours.classes_[::-1])
             ref = objective(w_svm)
@@ -199,9 +192,9 @@ def _semi_rows(method, size):
         if "SVMLIN_BIN" in os.environ:
             labels = np.where(lab, np.where(split.y == 1, 1, -1), 0)
             options = ("-W", lam, "-U", lam_u, "-R", r)
-            svm_t, (wall, w_svm) = best_of(
-                lambda algo=algo, split=split, labels=labels, options=options: _split_time(
-                    svmlin(algo, split.X, labels, *options)
+            svm_t, wall, w_svm = best_of(
+                lambda algo=algo, split=split, labels=labels, options=options: svmlin(
+                    algo, split.X, labels, *options
                 )
             )
             obj = [_semi_objective(method, v, split, lam, lam_u, r) for v in (w, w_svm)]
