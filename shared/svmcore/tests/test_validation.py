@@ -217,6 +217,47 @@ def test_fit_context_restores_the_estimator_when_fit_does_not_complete():
         Toy(fail_at="x").fit([1.0])
 
 
+def test_cached_param_names_match_scikit_learn_per_class(monkeypatch):
+    import inspect
+
+    from sklearn.base import BaseEstimator, clone
+
+    from svmcore.validation import CachedParamNames
+
+    class Plain(BaseEstimator):
+        def __init__(self, *, b=1, a=2.0):
+            self.b, self.a = b, a
+
+    class Cached(CachedParamNames, Plain):
+        pass
+
+    class Wider(Cached):  # a subclass with another signature gets its own names
+        def __init__(self, *, b=1, a=2.0, c="x"):
+            super().__init__(b=b, a=a)
+            self.c = c
+
+    for _ in range(2):  # the first call fills the cache, the second reads it
+        assert Cached._get_param_names() == Plain._get_param_names() == ["a", "b"]
+        assert Wider._get_param_names() == ["a", "b", "c"]
+    names = Cached._get_param_names()
+    names.append("z")  # a caller's list is its own: the cache is unchanged
+    assert Cached._get_param_names() == ["a", "b"]
+    est = Cached(b=5)
+    assert est.get_params() == Plain(b=5).get_params() == {"a": 2.0, "b": 5}
+    assert clone(Wider(c="y")).get_params() == {"a": 2.0, "b": 1, "c": "y"}
+    assert est.set_params(a=0.5).a == 0.5
+    with pytest.raises(ValueError, match="Invalid parameter"):
+        est.set_params(c=1)
+
+    def no_signature(*args, **kwargs):
+        raise AssertionError("signature read again")
+
+    monkeypatch.setattr(inspect, "signature", no_signature)
+    assert Cached(a=1.0).get_params() == {"a": 1.0, "b": 1}  # read once per class
+    with pytest.raises(AssertionError, match="read again"):
+        Plain().get_params()  # (scikit-learn's reads it at every call)
+
+
 def test_feature_scale_guard_warns_at_fit_only():
     # issue 19: columns 1e-150 and 1e150 apart: a regularized model cannot use the small
     # one (MFN, TSVM and MFA fitted below the majority class, silently)

@@ -16,6 +16,7 @@ from svmcore.kernels import kernel_diag, kernel_matvec, resolve_gamma, working_d
 from svmcore.solvers import TimeBudget
 from svmcore.typing import ArrayLike, DaskArray, MatrixLike, RandomStateLike
 from svmcore.validation import (
+    CachedParamNames,
     Interval,
     StrOptions,
     check_classification_targets,
@@ -47,7 +48,7 @@ MIN_REDUCE_SAMPLES = 10_000
 
 
 @fill_doc(DOCS)
-class AESVC(ClassifierMixin, BaseEstimator):
+class AESVC(ClassifierMixin, CachedParamNames, BaseEstimator):
     """Approximate extreme points SVM classifier (AESVM, Nandan et al. 2014).
 
     Trains a kernel SVM on the representative set computed by :func:`derive_rs`, each

@@ -30,6 +30,7 @@ from svmcore.clustering import Clusters, kmeans_one_iteration, kmeans_seed_rows
 from svmcore.linalg import column_power_of_two_scaling, scaled_rows
 from svmcore.typing import ArrayLike, DaskArray, MatrixLike, RandomStateLike
 from svmcore.validation import (
+    CachedParamNames,
     Interval,
     StrOptions,
     check_is_fitted,
@@ -218,7 +219,7 @@ def auto_lad_rate(n_samples: int, n_params: int) -> float:
     return min(1.0, max(2 * n_params / n_samples, 5e-3))
 
 
-class AIDLADRegressor(RegressorMixin, BaseEstimator):
+class AIDLADRegressor(RegressorMixin, CachedParamNames, BaseEstimator):
     """Least absolute deviation regression solved exactly by AID (interior-point LPs).
 
     Minimizes the sum of absolute residuals (median regression) by Aggregate and

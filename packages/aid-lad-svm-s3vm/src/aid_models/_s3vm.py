@@ -19,6 +19,7 @@ from svmcore.model_selection import SemiSupervisedScoreMixin
 from svmcore.solvers import SolverLimitWarning
 from svmcore.typing import ArrayLike, RandomStateLike
 from svmcore.validation import (
+    CachedParamNames,
     Interval,
     StrOptions,
     check_is_fitted,
@@ -47,7 +48,7 @@ _clock = time.perf_counter
 
 
 @fill_doc(SEMI_SUPERVISED)
-class AIDS3VMClassifier(SemiSupervisedScoreMixin, ClassifierMixin, BaseEstimator):
+class AIDS3VMClassifier(SemiSupervisedScoreMixin, ClassifierMixin, CachedParamNames, BaseEstimator):
     """Semi-supervised linear SVM (S3VM) by Aggregate and Iterative Disaggregate.
 
     Solves the transductive S3VM (12) of Park & Klabjan (2016, sec. 3.3): a hyperplane

@@ -21,6 +21,7 @@ from svmcore.clustering import ChunkedClusters
 from svmcore.kernels import kernel_matvec, resolve_gamma
 from svmcore.typing import ArrayLike, DaskArray, MatrixLike, RandomStateLike
 from svmcore.validation import (
+    CachedParamNames,
     Interval,
     StrOptions,
     check_classification_targets,
@@ -55,7 +56,7 @@ def _binary_classes(classes):
     return classes
 
 
-class AIDSVC(ClassifierMixin, BaseEstimator):
+class AIDSVC(ClassifierMixin, CachedParamNames, BaseEstimator):
     """Binary soft-margin SVM solved to a certified optimum by AID.
 
     Aggregate and Iterative Disaggregate (Park & Klabjan 2016): the samples of each class

@@ -15,7 +15,13 @@ from svmcore import numba_threads
 from svmcore.linalg import matvec_rows, power_of_two_scaling
 from svmcore.solvers import TimeBudget
 from svmcore.typing import MatrixLike
-from svmcore.validation import Interval, StrOptions, check_is_fitted, validate_data
+from svmcore.validation import (
+    CachedParamNames,
+    Interval,
+    StrOptions,
+    check_is_fitted,
+    validate_data,
+)
 
 __all__ = ["LinearSVMLinMixin"]
 
@@ -23,7 +29,7 @@ __all__ = ["LinearSVMLinMixin"]
 _clock = time.perf_counter
 
 
-class LinearSVMLinMixin(ClassifierMixin, BaseEstimator):
+class LinearSVMLinMixin(ClassifierMixin, CachedParamNames, BaseEstimator):
     """Common parameters and prediction of MFN, TSVM and MFA (not public)."""
 
     # Fitted attributes (declared for type checkers; set by fit).

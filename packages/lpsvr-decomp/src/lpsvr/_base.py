@@ -15,7 +15,7 @@ from sklearn.exceptions import ConvergenceWarning
 from svmcore.kernels import resolve_gamma
 from svmcore.reporting import History, TablePrinter
 from svmcore.typing import RandomStateLike
-from svmcore.validation import Interval, StrOptions, validate_data
+from svmcore.validation import CachedParamNames, Interval, StrOptions, validate_data
 
 from ._report import history_table
 from ._samples import ArraySamples
@@ -51,7 +51,7 @@ _DEFAULT_B0 = 100
 _DEFAULT_B0_ROW_COLUMN = 50  # initial columns (and their rows) of "row_column"
 
 
-class _LPSVRParams(BaseEstimator):
+class _LPSVRParams(CachedParamNames, BaseEstimator):
     """Constructor and shared helpers of LPSVR and LPSVC (not public)."""
 
     _parameter_constraints: dict = dict(_PARAMETER_CONSTRAINTS)

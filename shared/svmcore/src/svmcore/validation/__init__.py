@@ -17,6 +17,7 @@ from ._semi import UNLABELED, from_svmlin_labels, split_semi_supervised, unlabel
 
 if TYPE_CHECKING:
     from ._sklearn import (
+        CachedParamNames,
         Hidden,
         Interval,
         Options,
@@ -36,6 +37,7 @@ __getattr__, __dir__ = lazy_exports(
     __name__,
     dict.fromkeys(
         [
+            "CachedParamNames",
             "Hidden",
             "Interval",
             "Options",
@@ -53,6 +55,7 @@ __getattr__, __dir__ = lazy_exports(
 
 __all__ = [
     "HARD_MARGIN_SCALE",
+    "CachedParamNames",
     "FeatureScaleWarning",
     "Hidden",
     "Interval",

@@ -7,6 +7,7 @@ scikit-learn's private modules, so a scikit-learn API change is absorbed here.
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -23,6 +24,7 @@ from ..typing import ArrayLike, MatrixLike
 from ._magnitude import warn_feature_scales
 
 __all__ = [
+    "CachedParamNames",
     "Hidden",
     "Interval",
     "Options",
@@ -36,6 +38,37 @@ __all__ = [
 ]
 
 _Fit = TypeVar("_Fit", bound=Callable[..., Any])
+
+#: class -> its constructor's parameter names (weak keys: classes made in tests go away)
+_PARAM_NAMES: weakref.WeakKeyDictionary[type, tuple[str, ...]] = weakref.WeakKeyDictionary()
+
+
+class CachedParamNames:
+    """Mixin: the constructor's parameter names read once per class, not at every call.
+
+    scikit-learn's ``BaseEstimator._get_param_names`` inspects ``__init__``'s signature
+    at every ``get_params``, which the parameter validation of every ``fit`` calls (about
+    0.05 ms: a fortieth of libsvm's fit of 400 samples). A class's signature does not
+    change, so it is read on first use and kept. Put it before ``BaseEstimator`` among
+    the bases.
+
+    Examples
+    --------
+    >>> from sklearn.base import BaseEstimator
+    >>> from svmcore.validation import CachedParamNames
+    >>> class Model(CachedParamNames, BaseEstimator):
+    ...     def __init__(self, *, alpha=1.0, beta=2):
+    ...         self.alpha, self.beta = alpha, beta
+    >>> Model(alpha=3.0).get_params()
+    {'alpha': 3.0, 'beta': 2}
+    """
+
+    @classmethod
+    def _get_param_names(cls) -> list[str]:
+        names = _PARAM_NAMES.get(cls)
+        if names is None:
+            names = _PARAM_NAMES[cls] = tuple(super()._get_param_names())  # type: ignore[misc]
+        return list(names)
 
 
 def fit_context(*, prefer_skip_nested_validation: bool) -> Callable[[_Fit], _Fit]:
