@@ -219,6 +219,25 @@ def test_row_column_with_coarse_start_reaches_full_lp(kernel, seed):
     assert {h["step"] for h in res.history} >= {"rows", "partial pricing", "full pricing"}
 
 
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+def test_large_dense_lps_price_on_all_samples_at_once(kernel, monkeypatch):
+    """From ``FULL_PRICING_MIN_COLUMNS`` columns the exact rounds skip the partial
+    pricing (no "partial pricing" round) and still end at the full LP's optimum (one
+    HiGHS solve of the whole LP, and the KKT conditions on every sample), as the rounds
+    with partial pricing do."""
+    import lpsvr._row_column as row_column
+
+    X, d = (sinc_data if kernel == "rbf" else friedman_like)(400, 0)
+    kw = dict(B0=8, random_state=0, price_size=50, max_add_columns=3, interior=False)
+    kw.update(coarsen=3, min_level=40)
+    partial = _row_column_at_full_optimum(X, d, kernel, **kw)
+    assert "partial pricing" in {h["step"] for h in partial.history}
+    monkeypatch.setattr(row_column, "FULL_PRICING_MIN_COLUMNS", 1)
+    full = _row_column_at_full_optimum(X, d, kernel, **kw)
+    steps = {h["step"] for h in full.history}
+    assert "partial pricing" not in steps and "full pricing" in steps
+
+
 @pytest.mark.parametrize("data", ["friedman5", "friedman10", "sinc"])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_row_column_interior_point_start_reaches_full_lp(data, seed):

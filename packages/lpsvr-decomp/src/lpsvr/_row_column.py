@@ -36,6 +36,13 @@ INTERIOR_MIN_SAMPLES = 250
 #: saved; levels of 500 taking the interior start too gave 0.63-1.01x at 2,000-4,000
 #: rows (mixed, report-type sets only), so it stays (package README, "Defaults").
 INTERIOR_MIN_LEVEL = 1000
+#: Columns (|P| + 1, the rows of HiGHS's dense dual LP) from which the exact rounds skip
+#: the partial pricing: each re-solve then costs seconds (the factorization of a dense
+#: basis of that size: ~1 s at 1,349 rows, ~3 s at 1,756), more than a full pricing
+#: pass, and the random sample finds one or two of the violating columns a round.
+#: Friedman #1 at 40,000 rows: 14 top-level solves, 212-237 s, against 5 and 170 s
+#: (package README, "Full pricing on large dense LPs").
+FULL_PRICING_MIN_COLUMNS = 1000
 
 
 def _diverse(X, ranked, k, kernel_params, max_similarity=0.9):
@@ -102,8 +109,9 @@ def fit_row_column(
     samples: a constraint not in R that the current f violates joins R
     (primal infeasibility); when none does, the reduced costs
     ``1 -+ g_i``, ``g = K beta`` (dual infeasibility of alpha_i, Algorithm 2's
-    ``|g_j| <= 1``) are priced - first on ``price_size`` random samples, then
-    on all N (``g`` kept up to date by the change of beta only) - and the
+    ``|g_j| <= 1``) are priced - first on ``price_size`` random samples (while
+    ``|P| + 1 < FULL_PRICING_MIN_COLUMNS``), then on all N (``g`` kept up to date by
+    the change of beta only) - and the
     ``max_add_columns`` most violating columns join P. For the RBF kernel on few
     features both pricings sum g by certified expansions and re-sum exactly the
     samples whose error bound cannot prove them non-violating
@@ -319,7 +327,7 @@ def fit_row_column(
         else:
             # dual check: reduced costs 1 -+ g_i of the columns outside P
             viol = np.zeros(0)
-            if priced is None:
+            if priced is None and lp.cols.size + 1 < FULL_PRICING_MIN_COLUMNS:
                 step = "partial pricing"
                 out = np.flatnonzero(~in_cols)
                 cand = rng.choice(out, size=min(n_price, out.size), replace=False)
