@@ -40,8 +40,8 @@ INTERIOR_MIN_LEVEL = 1000
 #: the partial pricing: each re-solve then costs seconds (the factorization of a dense
 #: basis of that size: ~1 s at 1,349 rows, ~3 s at 1,756), more than a full pricing
 #: pass, and the random sample finds one or two of the violating columns a round.
-#: Friedman #1 at 40,000 rows: 14 top-level solves, 212-237 s, against 5 and 170 s
-#: (package README, "Full pricing on large dense LPs").
+#: Friedman #1 at 40,000 rows: 14 top-level solves and 212-237 s before, 5 and 166-182 s
+#: after (package README, "Full pricing on large dense LPs").
 FULL_PRICING_MIN_COLUMNS = 1000
 
 
